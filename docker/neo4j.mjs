@@ -1,0 +1,270 @@
+#!/usr/bin/env node
+// Neo4j 5.26 + APOC + GDS without Docker: assembles NEO4J_HOME from Maven
+// Central (docker/jvm/pom.xml) and runs the real server on this JVM.
+//
+//   node docker/neo4j.mjs start|stop|status|logs [--help]
+//
+// Every command is idempotent. Settings come from the environment (or .env):
+// NEO4J_PASSWORD, NEO4J_BOLT_PORT, NEO4J_HTTP_PORT, NEO4J_HEAP, NEO4J_PAGECACHE,
+// NEO4J_DATA_DIR. Plain JavaScript so it runs before `npm ci` has built anything
+// except neo4j-driver.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+loadDotEnv(path.join(root, '.env'));
+
+const cfg = {
+  password: process.env.NEO4J_PASSWORD || 'graph-recall-dev',
+  boltPort: Number(process.env.NEO4J_BOLT_PORT || 7687),
+  httpPort: Number(process.env.NEO4J_HTTP_PORT || 7474),
+  heap: process.env.NEO4J_HEAP || '2g',
+  pagecache: process.env.NEO4J_PAGECACHE || '1g',
+  dataDir: path.resolve(root, process.env.NEO4J_DATA_DIR || '.data/neo4j'),
+};
+const home = path.join(here, 'jvm', 'target', 'neo4j-home');
+const confDir = path.join(cfg.dataDir, 'conf');
+const pidFile = path.join(cfg.dataDir, 'neo4j.pid');
+const consoleLog = path.join(cfg.dataDir, 'logs', 'console.log');
+const boltUri = `bolt://127.0.0.1:${cfg.boltPort}`;
+
+// The flags Neo4j's own launcher passes (server.jvm.additional defaults).
+const JVM_FLAGS = [
+  '-XX:+UseG1GC', '-XX:-OmitStackTraceInFastThrow', '-XX:+UnlockExperimentalVMOptions',
+  '-XX:+TrustFinalNonStaticFields', '-XX:+DisableExplicitGC', '-Djdk.nio.maxCachedBufferSize=1024',
+  '-Dio.netty.tryReflectionSetAccessible=true', '-Djdk.tls.ephemeralDHKeySize=2048',
+  '-Djdk.tls.rejectClientInitiatedRenegotiation=true', '-XX:FlightRecorderOptions=stackdepth=256',
+  '-XX:+UnlockDiagnosticVMOptions', '-XX:+DebugNonSafepoints', '-Dlog4j2.disable.jmx=true',
+  '--add-opens=java.base/java.nio=ALL-UNNAMED', '--add-opens=java.base/java.io=ALL-UNNAMED',
+  '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED', '--add-opens=java.base/java.lang=ALL-UNNAMED',
+  '--enable-native-access=ALL-UNNAMED',
+];
+
+class LauncherError extends Error {}
+
+function loadDotEnv(file) {
+  if (!fs.existsSync(file)) return;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    const m = line.match(/^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/);
+    if (m && process.env[m[1]] === undefined) process.env[m[1]] = m[2].replace(/^(['"])(.*)\1$/, '$2');
+  }
+}
+
+function which(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).status === 0;
+}
+
+function parseSize(s) {
+  const m = String(s).trim().match(/^(\d+(?:\.\d+)?)\s*([kmgt]?)b?$/i);
+  if (!m) throw new LauncherError(`cannot read memory size "${s}" (use e.g. 512m or 2g)`);
+  return Number(m[1]) * 1024 ** ' kmgt'.indexOf((m[2] || ' ').toLowerCase());
+}
+
+function readPid() {
+  try {
+    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return null;
+  }
+}
+
+function portFree(port) {
+  return new Promise((resolve) => {
+    const srv = net.createServer().once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+async function loadDriver() {
+  try {
+    return (await import('neo4j-driver')).default;
+  } catch {
+    throw new LauncherError('neo4j-driver is not installed: run `npm ci` first');
+  }
+}
+
+async function probe(timeoutMs) {
+  const neo4j = await loadDriver();
+  const deadline = Date.now() + timeoutMs;
+  let lastError;
+  while (Date.now() < deadline) {
+    const driver = neo4j.driver(boltUri, neo4j.auth.basic('neo4j', cfg.password), {
+      connectionTimeout: 2000,
+      logging: { level: 'error', logger: () => {} },
+    });
+    try {
+      const session = driver.session();
+      const res = await session.run('RETURN apoc.version() AS apoc, gds.version() AS gds');
+      const info = await session.run('CALL dbms.components() YIELD name, versions, edition RETURN versions[0] AS v, edition');
+      await session.close();
+      return { apoc: res.records[0].get('apoc'), gds: res.records[0].get('gds'), neo4j: info.records[0].get('v'), edition: info.records[0].get('edition') };
+    } catch (e) {
+      lastError = e;
+      if (/unauthorized|authentication/i.test(String(e.message))) {
+        throw new LauncherError(`Neo4j at ${boltUri} rejected NEO4J_PASSWORD. The password is fixed when the data folder is created: use the original one, or remove ${cfg.dataDir} to start over.`);
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      await driver.close();
+    }
+  }
+  throw new LauncherError(`Neo4j did not answer on ${boltUri} within ${timeoutMs / 1000}s (${lastError?.message ?? 'no answer'}). See ${consoleLog} and ${path.join(cfg.dataDir, 'logs', 'neo4j.log')}`);
+}
+
+function ensureHome() {
+  if (!which('java')) throw new LauncherError('Java is missing: install OpenJDK 17 (apt-get install openjdk-17-jre-headless) and retry.');
+  const marker = path.join(home, 'lib', 'neo4j-server-' + pomVersion('neo4j.version') + '.jar');
+  if (fs.existsSync(marker)) return;
+  if (!which('mvn')) throw new LauncherError('Maven is missing: install it (apt-get install maven) so the Neo4j jars can be resolved from Maven Central.');
+  console.log('Resolving Neo4j, APOC and GDS jars from Maven Central (first run only)...');
+  fs.rmSync(home, { recursive: true, force: true });
+  const r = spawnSync('mvn', ['-q', '-B', '-f', path.join(here, 'jvm', 'pom.xml'), 'package'], { stdio: 'inherit' });
+  if (r.status !== 0) throw new LauncherError('mvn package failed: see the output above.');
+}
+
+function pomVersion(prop) {
+  const pom = fs.readFileSync(path.join(here, 'jvm', 'pom.xml'), 'utf8');
+  return pom.match(new RegExp(`<${prop}>([^<]+)</${prop}>`))[1];
+}
+
+function writeConf() {
+  fs.mkdirSync(confDir, { recursive: true });
+  const d = (p) => path.join(cfg.dataDir, p);
+  fs.writeFileSync(path.join(confDir, 'neo4j.conf'), [
+    '# Written by docker/neo4j.mjs on every start; edit the environment, not this file.',
+    `server.directories.data=${d('data')}`,
+    `server.directories.logs=${d('logs')}`,
+    `server.directories.run=${d('run')}`,
+    `server.directories.import=${d('import')}`,
+    `server.directories.plugins=${path.join(home, 'plugins')}`,
+    `server.bolt.listen_address=127.0.0.1:${cfg.boltPort}`,
+    `server.bolt.advertised_address=127.0.0.1:${cfg.boltPort}`,
+    `server.http.listen_address=127.0.0.1:${cfg.httpPort}`,
+    'server.https.enabled=false',
+    `server.memory.pagecache.size=${cfg.pagecache}`,
+    'dbms.security.auth_enabled=true',
+    'dbms.security.procedures.unrestricted=apoc.*,gds.*',
+    'dbms.usage_report.enabled=false',
+    'db.transaction.timeout=0',
+    '',
+  ].join('\n'));
+}
+
+async function start() {
+  const t0 = Date.now();
+  const running = readPid();
+  if (running) {
+    const v = await probe(60_000);
+    console.log(`Neo4j already running (pid ${running}) on ${boltUri}: Neo4j ${v.neo4j}, APOC ${v.apoc}, GDS ${v.gds}`);
+    return;
+  }
+  const heap = parseSize(cfg.heap);
+  const pc = parseSize(cfg.pagecache);
+  if (heap + pc > os.totalmem() * 0.9) {
+    throw new LauncherError(`NEO4J_HEAP (${cfg.heap}) + NEO4J_PAGECACHE (${cfg.pagecache}) exceed 90% of this machine's ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB: lower them.`);
+  }
+  for (const port of [cfg.boltPort, cfg.httpPort]) {
+    if (!(await portFree(port))) {
+      throw new LauncherError(`Port ${port} on 127.0.0.1 is taken by another process. Stop it, or set NEO4J_BOLT_PORT / NEO4J_HTTP_PORT to free ports.`);
+    }
+  }
+  ensureHome();
+  writeConf();
+  const env = { ...process.env, NEO4J_HOME: home, NEO4J_CONF: confDir };
+  const fresh = !fs.existsSync(path.join(cfg.dataDir, 'data', 'dbms'));
+  if (fresh) {
+    // Must run before the first start; afterwards Neo4j ignores it.
+    const r = spawnSync('java', ['-cp', `${home}/lib/*`, 'org.neo4j.cli.AdminTool', 'dbms', 'set-initial-password', cfg.password], { env, encoding: 'utf8' });
+    if (r.status !== 0) throw new LauncherError(`setting the initial password failed: ${r.stderr || r.stdout}`);
+  }
+  fs.mkdirSync(path.dirname(consoleLog), { recursive: true });
+  const out = fs.openSync(consoleLog, 'a');
+  const child = spawn('java', [
+    `-Xms${cfg.heap}`, `-Xmx${cfg.heap}`, ...JVM_FLAGS,
+    '-cp', `${home}/plugins/*:${home}/lib/*`,
+    'org.neo4j.server.CommunityEntryPoint', `--home-dir=${home}`, `--config-dir=${confDir}`,
+  ], { env, detached: true, stdio: ['ignore', out, out] });
+  fs.writeFileSync(pidFile, String(child.pid));
+  child.unref();
+  let exited = null;
+  child.on('exit', (code) => { exited = code; });
+  try {
+    const v = await Promise.race([
+      probe(180_000),
+      new Promise((_, reject) => {
+        const t = setInterval(() => {
+          if (exited !== null) { clearInterval(t); reject(new LauncherError(`Neo4j exited with code ${exited} during start-up; last lines of ${consoleLog}:\n${tail(consoleLog, 20)}`)); }
+        }, 300);
+        t.unref();
+      }),
+    ]);
+    console.log(`Neo4j ${v.neo4j} ${v.edition} started on ${boltUri} in ${((Date.now() - t0) / 1000).toFixed(1)}s${fresh ? ' (new database)' : ''}`);
+    console.log(`RETURN apoc.version(), gds.version() -> ${v.apoc}, ${v.gds}`);
+  } catch (e) {
+    try { process.kill(child.pid); } catch {}
+    fs.rmSync(pidFile, { force: true });
+    throw e;
+  }
+  process.exit(0);
+}
+
+async function stop() {
+  const pid = readPid();
+  if (!pid) {
+    fs.rmSync(pidFile, { force: true });
+    console.log('Neo4j is not running.');
+    return;
+  }
+  process.kill(pid, 'SIGTERM');
+  for (let i = 0; i < 120 && readPid(); i++) await new Promise((r) => setTimeout(r, 500));
+  if (readPid()) process.kill(pid, 'SIGKILL');
+  fs.rmSync(pidFile, { force: true });
+  console.log(`Neo4j stopped (pid ${pid}).`);
+}
+
+async function status() {
+  const pid = readPid();
+  if (!pid) {
+    console.log(`Neo4j is not running (data: ${cfg.dataDir}).`);
+    process.exitCode = 3;
+    return;
+  }
+  const v = await probe(5000);
+  console.log(`Neo4j ${v.neo4j} running (pid ${pid}) on ${boltUri}; APOC ${v.apoc}, GDS ${v.gds}; data: ${cfg.dataDir}`);
+}
+
+function tail(file, n) {
+  if (!fs.existsSync(file)) return `(no ${file})`;
+  return fs.readFileSync(file, 'utf8').split('\n').slice(-n - 1).join('\n');
+}
+
+function logs() {
+  console.log(tail(path.join(cfg.dataDir, 'logs', 'neo4j.log'), 60));
+  console.log(tail(consoleLog, 20));
+}
+
+const HELP = `Usage: node docker/neo4j.mjs <start|stop|status|logs>  (npm run db:start|db:stop|db:status|db:logs)
+
+Runs Neo4j ${pomVersion('neo4j.version')} with APOC ${pomVersion('apoc.version')} and GDS ${pomVersion('gds.version')}, resolved from Maven Central, without Docker.
+Environment (or .env): NEO4J_PASSWORD (default graph-recall-dev), NEO4J_BOLT_PORT (7687),
+NEO4J_HTTP_PORT (7474), NEO4J_HEAP (2g), NEO4J_PAGECACHE (1g), NEO4J_DATA_DIR (.data/neo4j).`;
+
+const commands = { start, stop, status, logs };
+const cmd = process.argv[2];
+if (!commands[cmd]) {
+  console.log(HELP);
+  process.exit(cmd === '--help' || cmd === '-h' ? 0 : 2);
+}
+try {
+  await commands[cmd]();
+} catch (e) {
+  console.error(`error: ${e instanceof LauncherError ? e.message : e.stack}`);
+  process.exit(1);
+}
