@@ -1,0 +1,1 @@
+WITH seeds, act, [] AS extraCandidates

@@ -1,0 +1,28 @@
+// step {{K}}: every node above $threshold (the $frontier most active) spreads
+// to neighbours less active than itself; a neighbour v receives
+// decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount), gate(v) = max(0, cos(v.descriptionEmbedding, q)).
+CALL (act) {
+  UNWIND keys(act) AS srcId
+  WITH srcId, act[srcId] AS srcAct
+  WHERE $steps >= {{K}} AND srcAct > $threshold
+  MATCH (src:Entity) WHERE elementId(src) = srcId
+  WITH src, srcAct
+  ORDER BY srcAct DESC, src.id
+  LIMIT $frontier
+  MATCH (src)-[r]-(dst:Entity)
+  WHERE type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
+  WITH DISTINCT src, srcAct, dst
+  WITH src, srcAct, dst, CASE WHEN $degreeDiscount = 0 THEN 1.0
+         ELSE toFloat(COUNT { (src)-[r2]-(:Entity) WHERE type(r2) IN $relTypes }) ^ (-$degreeDiscount) END AS discount
+  WITH dst, sum(srcAct * discount) AS inflow
+  WITH dst, $decay * inflow * CASE
+         WHEN NOT $gate THEN 1.0
+         WHEN dst.descriptionEmbedding IS NULL THEN 0.0
+         ELSE apoc.coll.max([gds.similarity.cosine(dst.descriptionEmbedding, $questionEmbedding), 0.0]) END AS incoming
+  WHERE incoming > $threshold
+  WITH dst, incoming
+  ORDER BY incoming DESC, dst.id
+  LIMIT $frontier
+  RETURN collect([elementId(dst), incoming]) AS deltas
+}
+WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act

@@ -1,0 +1,30 @@
+import neo4j, { Driver, Neo4jError } from 'neo4j-driver';
+import type { Config } from '../config.js';
+
+export function createDriver(cfg: Config['neo4j']): Driver {
+  return neo4j.driver(cfg.uri, neo4j.auth.basic(cfg.user, cfg.password), {
+    // Fail fast when the database is down so the API can answer 503 quickly.
+    connectionAcquisitionTimeout: 5000,
+    connectionTimeout: 5000,
+    maxConnectionPoolSize: 50,
+    disableLosslessIntegers: true,
+    logging: { level: 'error', logger: () => {} },
+  });
+}
+
+/** What went wrong at the database, in HTTP terms. */
+export type DbFailure = 'unavailable' | 'timeout' | 'client' | 'other';
+
+export function classifyDbError(e: unknown): DbFailure {
+  const code = (e as Neo4jError)?.code ?? '';
+  const msg = String((e as Error)?.message ?? '');
+  if (code === 'ServiceUnavailable' || code === 'SessionExpired' || /ECONNREFUSED|connect|acquisition/i.test(msg) && !code.startsWith('Neo.')) {
+    return 'unavailable';
+  }
+  if (code.startsWith('Neo.TransientError.Database.DatabaseUnavailable')) return 'unavailable';
+  if (code.includes('TransactionTimedOut') || code.includes('Transaction.TransactionTimedOut') || /timed out|terminated.*timeout/i.test(msg)) {
+    return 'timeout';
+  }
+  if (code.startsWith('Neo.ClientError')) return 'client';
+  return 'other';
+}

@@ -1,0 +1,99 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Driver } from 'neo4j-driver';
+import { ROOT } from '../config.js';
+
+/**
+ * Applies migrations/NNN_name.cypher in order. Each file's statements run in
+ * one transaction; the version, name and checksum are then recorded as a
+ * (:GraphRecallMigration) node. A changed applied file stops everything.
+ * Files may use {{EMBEDDING_DIM}}, substituted from configuration (an integer,
+ * never user input); the checksum covers the file as written.
+ */
+export interface MigrationFile {
+  version: number;
+  name: string;
+  checksum: string;
+  statements: string[];
+}
+
+export class MigrationError extends Error {}
+
+export function readMigrations(dir = path.join(ROOT, 'migrations')): MigrationFile[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /^\d{3}_[\w-]+\.cypher$/.test(f))
+    .sort()
+    .map((f) => {
+      const text = fs.readFileSync(path.join(dir, f), 'utf8');
+      return {
+        version: Number(f.slice(0, 3)),
+        name: f,
+        checksum: crypto.createHash('sha256').update(text).digest('hex'),
+        statements: splitStatements(text),
+      };
+    });
+}
+
+/** Splits on semicolons at line ends, dropping // comment lines. */
+export function splitStatements(text: string): string[] {
+  return text
+    .split('\n')
+    .filter((l) => !l.trim().startsWith('//'))
+    .join('\n')
+    .split(/;\s*(?:\n|$)/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export interface MigrationResult {
+  applied: string[];
+  alreadyApplied: string[];
+}
+
+export async function migrate(
+  driver: Driver,
+  opts: { database?: string; dimension: number; dir?: string },
+): Promise<MigrationResult> {
+  if (!Number.isInteger(opts.dimension) || opts.dimension < 1 || opts.dimension > 4096) {
+    throw new MigrationError(`embedding dimension must be an integer in [1, 4096], got ${opts.dimension}`);
+  }
+  const files = readMigrations(opts.dir);
+  const session = driver.session({ database: opts.database });
+  try {
+    const res = await session.run('MATCH (m:GraphRecallMigration) RETURN m.version AS version, m.name AS name, m.checksum AS checksum');
+    const applied = new Map(res.records.map((r) => [Number(r.get('version')), { name: r.get('name'), checksum: r.get('checksum') }]));
+    for (const f of files) {
+      const prev = applied.get(f.version);
+      if (prev && prev.checksum !== f.checksum) {
+        throw new MigrationError(
+          `migration ${f.name} was changed after it was applied (recorded checksum ${prev.checksum.slice(0, 12)}, file ${f.checksum.slice(0, 12)}). ` +
+            'Applied migrations are immutable: restore the file and add a new numbered migration instead.',
+        );
+      }
+    }
+    const result: MigrationResult = { applied: [], alreadyApplied: [] };
+    for (const f of files) {
+      if (applied.has(f.version)) {
+        result.alreadyApplied.push(f.name);
+        continue;
+      }
+      await session.executeWrite(async (tx) => {
+        for (const stmt of f.statements) await tx.run(stmt.replaceAll('{{EMBEDDING_DIM}}', String(opts.dimension)));
+      });
+      // Schema and data writes cannot share a transaction; MERGE keeps this idempotent.
+      await session.executeWrite((tx) =>
+        tx.run(
+          'MERGE (m:GraphRecallMigration {version: $version}) SET m.name = $name, m.checksum = $checksum, m.appliedAt = datetime()',
+          { version: f.version, name: f.name, checksum: f.checksum },
+        ),
+      );
+      result.applied.push(f.name);
+    }
+    await session.run('CALL db.awaitIndexes(300)');
+    return result;
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import neo4j, { type Driver } from 'neo4j-driver';
+import { classifyDbError } from '../db/driver.js';
+import { CYPHER_DIR, paramBlock } from './render.js';
+import { INTEGER_PARAMS, MODES, defaultParams, type Mode } from './params.js';
+
+export interface Seed { id: string; name: string; type: string | null; score: number | null; activation: number; sources: string[] }
+export interface RankedEntity { id: string; name: string; type: string | null; activation: number }
+export interface RankedPassage { rank: number; id: string; title: string | null; text: string; score: number; graphScore: number; vectorScore: number }
+export interface EvidencePath { passageId: string; nodes: { id: string; name: string }[]; relationships: { type: string; predicate: string | null }[] }
+
+export interface RetrievalResult {
+  mode: Mode;
+  seeds: Seed[];
+  entities: RankedEntity[];
+  passages: RankedPassage[];
+  paths: EvidencePath[];
+  context: string;
+  params: Record<string, unknown>;
+  timings: { dbMs: number };
+  explain?: { file: string; params: string };
+}
+
+export interface RetrieveRequest {
+  mode: Mode;
+  questionEmbedding: number[];
+  question?: string;
+  params?: Record<string, unknown>;
+  explain?: boolean;
+}
+
+/** Raised for failures the API maps to HTTP statuses. */
+export class RetrievalError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string, readonly field?: string) {
+    super(message);
+  }
+}
+
+export interface RetrieverOptions {
+  database?: string;
+  timeoutMs: number;
+  /** Relationship types a caller may ask the walk to follow. */
+  allowedRelTypes: string[];
+  pprGraphName: string;
+}
+
+/**
+ * Runs the cypher/ files: the same text a DBA runs in Neo4j Browser, read once,
+ * executed in a read transaction with a timeout, parameters only.
+ */
+export class Retriever {
+  private readonly statements = new Map<Mode, string>();
+
+  constructor(private readonly driver: Driver, private readonly opts: RetrieverOptions) {
+    for (const mode of Object.keys(MODES) as Mode[]) {
+      this.statements.set(mode, fs.readFileSync(path.join(CYPHER_DIR, MODES[mode].file), 'utf8'));
+    }
+  }
+
+  /** Defaults, with the server's configuration applied, then the caller's values. */
+  effectiveParams(mode: Mode, params: Record<string, unknown> = {}): Record<string, unknown> {
+    const base = defaultParams(mode);
+    if ('relTypes' in base) base.relTypes = [...this.opts.allowedRelTypes];
+    if ('graphName' in base) base.graphName = this.opts.pprGraphName;
+    const merged = { ...base, ...params };
+    if (Array.isArray(merged.relTypes)) {
+      const bad = (merged.relTypes as string[]).filter((t) => !this.opts.allowedRelTypes.includes(t));
+      if (bad.length) {
+        throw new RetrievalError(400, 'invalid_param', `params.relTypes: ${bad.join(', ')} not in the allow-list (${this.opts.allowedRelTypes.join(', ')})`, 'params.relTypes');
+      }
+    }
+    return merged;
+  }
+
+  async retrieve(req: RetrieveRequest, signal?: AbortSignal): Promise<RetrievalResult> {
+    const params = this.effectiveParams(req.mode, req.params);
+    const queryParams = { ...params, question: req.question ?? '', questionEmbedding: req.questionEmbedding };
+    const driverParams = Object.fromEntries(
+      Object.entries(queryParams).map(([k, v]) => [k, INTEGER_PARAMS.has(k) ? neo4j.int(v as unknown as number) : v]),
+    );
+    const t0 = performance.now();
+    const session = this.driver.session({ database: this.opts.database, defaultAccessMode: 'READ' });
+    const onAbort = () => void session.close();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const res = await session.executeRead((tx) => tx.run(this.statements.get(req.mode)!, driverParams), {
+        timeout: this.opts.timeoutMs,
+      });
+      const row = res.records[0].toObject();
+      const result: RetrievalResult = {
+        mode: req.mode,
+        seeds: row.seeds,
+        entities: row.entities,
+        passages: row.passages,
+        paths: row.paths,
+        context: row.context,
+        params,
+        timings: { dbMs: round(performance.now() - t0) },
+      };
+      if (req.explain) result.explain = { file: `cypher/${MODES[req.mode].file}`, params: paramBlock(queryParams) };
+      return result;
+    } catch (e) {
+      throw toRetrievalError(e, this.opts.timeoutMs);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      await session.close();
+    }
+  }
+}
+
+export function toRetrievalError(e: unknown, timeoutMs: number): Error {
+  if (e instanceof RetrievalError) return e;
+  const message = String((e as Error)?.message ?? e);
+  const projection = message.match(/GDS projection \S+ (does not exist|is stale)[^]*/);
+  if (projection) return new RetrievalError(409, 'projection_unavailable', projection[0].replace(/\s+$/, ''));
+  switch (classifyDbError(e)) {
+    case 'unavailable':
+      return new RetrievalError(503, 'database_unavailable', 'the database is unreachable; retry shortly');
+    case 'timeout':
+      return new RetrievalError(504, 'query_timeout', `retrieval exceeded the ${timeoutMs} ms timeout`);
+    default:
+      return e as Error;
+  }
+}
+
+export const round = (ms: number) => Math.round(ms * 100) / 100;

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/**
+ * Every tunable of the retrieval statements, with its default, range and
+ * meaning. The cypher/ file headers and their :param blocks are rendered from
+ * this table (server/retrieval/render.ts), and requests are validated by it,
+ * so the three can never disagree.
+ */
+export interface ParamSpec {
+  schema: z.ZodTypeAny;
+  default: unknown;
+  doc: string;
+}
+
+const num = (min: number, max: number) => z.number().finite().min(min).max(max);
+const int = (min: number, max: number) => z.number().int().min(min).max(max);
+
+export const COMMON_PARAMS = {
+  seedK: { schema: int(1, 100), default: 5, doc: 'entities taken from the entity vector index as seeds' },
+  seedMinScore: { schema: num(-1, 1), default: 0.2, doc: 'minimum raw cosine for a vector seed' },
+  useNameSeeds: { schema: z.boolean(), default: true, doc: 'also seed entities whose full name appears in the question (full-text index)' },
+  nameSeedK: { schema: int(0, 50), default: 5, doc: 'at most this many exact-name seeds' },
+  seedIds: { schema: z.array(z.string().min(1).max(512)).max(100), default: [], doc: 'extra seed entity ids (Entity.id), activation 1' },
+  topK: { schema: int(1, 100), default: 10, doc: 'passages returned' },
+  entityK: { schema: int(1, 500), default: 30, doc: 'top entities used for passage scoring and returned' },
+  vectorK: { schema: int(0, 200), default: 10, doc: 'passages from the passage vector index added as candidates' },
+  candidateK: { schema: int(1, 5000), default: 300, doc: 'graph-side candidate passages kept before blending' },
+  graphWeight: { schema: num(0, 1), default: 0.4, doc: 'weight of the normalised graph score in the blend' },
+  vectorWeight: { schema: num(0, 1), default: 0.6, doc: "weight of the passage's own cosine to the question" },
+  hubExponent: { schema: num(0, 2), default: 0.5, doc: 'entity weight is divided by (passages mentioning it) ^ hubExponent' },
+  relTypes: { schema: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).min(1).max(50), default: ['RELATED', 'SAME_AS'], doc: 'relationship types walked between entities (server allow-list)' },
+} satisfies Record<string, ParamSpec>;
+
+export const GATED_PARAMS = {
+  ...COMMON_PARAMS,
+  steps: { schema: int(1, 5), default: 3, doc: 'propagation steps T (1-5)' },
+  decay: { schema: num(0, 1), default: 0.7, doc: 'activation multiplier per hop' },
+  threshold: { schema: num(0, 1), default: 0.01, doc: 'a node spreads only when its activation exceeds this; smaller inflows are dropped' },
+  gate: { schema: z.boolean(), default: true, doc: "multiply each hop by max(0, cos(neighbour's description embedding, question)); false is the ungated ablation" },
+  frontier: { schema: int(1, 10000), default: 100, doc: 'per step, at most this many sources spread and this many nodes receive' },
+  degreeDiscount: { schema: num(0, 2), default: 0, doc: "a source's outflow is divided by its degree ^ degreeDiscount (hub damping; 0 = off)" },
+} satisfies Record<string, ParamSpec>;
+
+export const PPR_PARAMS = {
+  ...COMMON_PARAMS,
+  // PPR mass decays geometrically with hops, so max-normalised scores of
+  // two-hop passages are small: ppr leans on the graph more by default.
+  graphWeight: { ...COMMON_PARAMS.graphWeight, default: 0.7 },
+  vectorWeight: { ...COMMON_PARAMS.vectorWeight, default: 0.3 },
+  graphName: { schema: z.string().regex(/^[A-Za-z0-9_\-]+$/).max(100), default: 'graph_recall_ppr', doc: 'GDS projection name (see cypher/ppr_projection.cypher)' },
+  dampingFactor: { schema: num(0, 0.99), default: 0.5, doc: 'PageRank damping (HippoRAG 0.5; GDS default 0.85)' },
+  maxIterations: { schema: int(1, 200), default: 30, doc: 'PageRank iterations at most' },
+  tolerance: { schema: num(0, 1), default: 1e-7, doc: 'PageRank convergence tolerance' },
+  exactWeights: { schema: z.boolean(), default: true, doc: 'exact weighted PPR as sum of w_i * PPR(seed_i), one GDS run per seed; false = one run with unweighted seeds' },
+  passageSeedWeight: { schema: num(0, 1), default: 0, doc: "also teleport to the vectorK dense passages with this times their cosine (HippoRAG 2 uses 0.05); each costs a GDS run" },
+} satisfies Record<string, ParamSpec>;
+
+const { seedK, seedMinScore, useNameSeeds, nameSeedK, seedIds, topK } = COMMON_PARAMS;
+export const VECTOR_PARAMS = { seedK, seedMinScore, useNameSeeds, nameSeedK, seedIds, topK } satisfies Record<string, ParamSpec>;
+
+export const MODES = {
+  gated: { file: 'retrieve_gated.cypher', params: GATED_PARAMS },
+  ppr: { file: 'retrieve_ppr.cypher', params: PPR_PARAMS },
+  vector: { file: 'retrieve_vector.cypher', params: VECTOR_PARAMS },
+} as const;
+
+export type Mode = keyof typeof MODES;
+export const MODE_NAMES = Object.keys(MODES) as Mode[];
+
+/** A strict schema for a mode's params: unknown keys and out-of-range values are rejected. */
+export function paramsSchema(mode: Mode) {
+  const specs = MODES[mode].params as Record<string, ParamSpec>;
+  return z.object(Object.fromEntries(Object.entries(specs).map(([k, s]) => [k, s.schema.optional()]))).strict();
+}
+
+/** Names of integer parameters: the driver must send them as Cypher integers, not floats. */
+export const INTEGER_PARAMS: ReadonlySet<string> = new Set(
+  Object.values(MODES).flatMap((m) =>
+    Object.entries(m.params as Record<string, ParamSpec>)
+      .filter(([, s]) => s.schema instanceof z.ZodNumber && s.schema.isInt)
+      .map(([k]) => k),
+  ),
+);
+
+export function defaultParams(mode: Mode): Record<string, unknown> {
+  const specs = MODES[mode].params as Record<string, ParamSpec>;
+  return Object.fromEntries(Object.entries(specs).map(([k, s]) => [k, structuredClone(s.default)]));
+}

@@ -1,0 +1,227 @@
+/**
+ * Reference implementations of the retrieval statements as pure functions,
+ * with no database: the executable specification the Cypher files are tested
+ * against (same top-K, same scores within 1e-6). Readable first; fast enough
+ * for the small random graphs of the property tests.
+ */
+
+export interface RefEntity { id: string; embedding: number[]; descriptionEmbedding: number[] | null }
+export interface RefPassage { id: string; embedding: number[]; mentions: string[] }
+export interface RefRelation { from: string; to: string; type: string; weight?: number }
+export interface RefGraph { entities: RefEntity[]; passages: RefPassage[]; relations: RefRelation[] }
+
+export interface RefSeed { id: string; activation: number }
+export interface RefRanked { id: string; score: number; graphScore: number; vectorScore: number }
+
+export function cosine(a: number[], b: number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return dot / Math.sqrt(na * nb);
+}
+
+const byScoreThenId = <T extends { id: string }>(score: (x: T) => number) => (a: T, b: T) =>
+  score(b) - score(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Vector seeds: the seedK entities nearest the question with cosine >= seedMinScore, activation cos / best. */
+export function vectorSeeds(g: RefGraph, q: number[], seedK: number, seedMinScore: number): RefSeed[] {
+  const scored = g.entities
+    .map((e) => ({ id: e.id, cos: cosine(e.embedding, q) }))
+    .sort(byScoreThenId((x) => x.cos))
+    .slice(0, seedK)
+    .filter((x) => x.cos >= seedMinScore);
+  const best = scored.length ? scored[0].cos : 0;
+  return scored.map((x) => ({ id: x.id, activation: best > 0 ? x.cos / best : 0 }));
+}
+
+export interface GatedParams {
+  steps: number;
+  decay: number;
+  threshold: number;
+  gate: boolean;
+  frontier: number;
+  degreeDiscount: number;
+  relTypes: string[];
+}
+
+/** Undirected neighbour sets over the given relationship types, self-loops dropped. */
+function entityAdjacency(g: RefGraph, relTypes: string[]): Map<string, Set<string>> {
+  const adj = new Map<string, Set<string>>(g.entities.map((e) => [e.id, new Set<string>()]));
+  for (const r of g.relations) {
+    if (!relTypes.includes(r.type) || r.from === r.to) continue;
+    adj.get(r.from)?.add(r.to);
+    adj.get(r.to)?.add(r.from);
+  }
+  return adj;
+}
+
+/** Relationship count per entity over relTypes (parallel relationships counted), as COUNT {} does. */
+function relDegree(g: RefGraph, relTypes: string[]): Map<string, number> {
+  const deg = new Map<string, number>();
+  for (const r of g.relations) {
+    if (!relTypes.includes(r.type)) continue;
+    deg.set(r.from, (deg.get(r.from) ?? 0) + 1);
+    deg.set(r.to, (deg.get(r.to) ?? 0) + 1);
+  }
+  return deg;
+}
+
+/**
+ * Query-aware spreading activation. Per step, synchronously: the `frontier`
+ * most active nodes above `threshold` spread to each distinct neighbour v that
+ * is less active than themselves; v receives
+ *   decay * gate(v) * sum_u r(u) / deg(u)^degreeDiscount,  gate(v) = max(0, cos(desc(v), q)),
+ * kept if above threshold (the `frontier` largest), and added to r(v).
+ */
+export function gatedActivation(g: RefGraph, q: number[], seeds: RefSeed[], p: GatedParams): Map<string, number> {
+  const adj = entityAdjacency(g, p.relTypes);
+  const deg = relDegree(g, p.relTypes);
+  const desc = new Map(g.entities.map((e) => [e.id, e.descriptionEmbedding]));
+  const act = new Map(seeds.map((s) => [s.id, s.activation]));
+  for (let step = 1; step <= p.steps; step++) {
+    const sources = [...act.entries()]
+      .filter(([, r]) => r > p.threshold)
+      .map(([id, r]) => ({ id, r }))
+      .sort(byScoreThenId((x) => x.r))
+      .slice(0, p.frontier);
+    const inflow = new Map<string, number>();
+    for (const { id: u, r } of sources) {
+      const discount = p.degreeDiscount === 0 ? 1 : (deg.get(u) ?? 0) ** -p.degreeDiscount;
+      for (const v of adj.get(u) ?? []) {
+        if ((act.get(v) ?? 0) < r) inflow.set(v, (inflow.get(v) ?? 0) + r * discount);
+      }
+    }
+    const deltas = [...inflow.entries()]
+      .map(([id, sum]) => {
+        const d = desc.get(id);
+        const gate = !p.gate ? 1 : d == null ? 0 : Math.max(cosine(d, q), 0);
+        return { id, incoming: p.decay * sum * gate };
+      })
+      .filter((x) => x.incoming > p.threshold)
+      .sort(byScoreThenId((x) => x.incoming))
+      .slice(0, p.frontier);
+    for (const { id, incoming } of deltas) act.set(id, (act.get(id) ?? 0) + incoming);
+  }
+  return act;
+}
+
+/**
+ * Personalized PageRank as GDS computes it (unnormalised): the fixed point of
+ *   s(v) = (1 - d) * t(v) + d * sum_{u ~ v} s(u) * w(u, v) / W(u)
+ * on the undirected weighted graph, t the teleport weights (1 per GDS source
+ * node). Power iteration until the largest change is below tolerance.
+ */
+export function personalizedPageRank(
+  nodes: string[],
+  edges: { from: string; to: string; weight: number }[],
+  teleport: Map<string, number>,
+  damping: number,
+  opts: { maxIterations?: number; tolerance?: number } = {},
+): Map<string, number> {
+  const index = new Map(nodes.map((n, i) => [n, i]));
+  const out: { to: number; w: number }[][] = nodes.map(() => []);
+  for (const e of edges) {
+    const a = index.get(e.from)!;
+    const b = index.get(e.to)!;
+    out[a].push({ to: b, w: e.weight });
+    out[b].push({ to: a, w: e.weight });
+  }
+  const total = out.map((list) => list.reduce((s, x) => s + x.w, 0));
+  const base = nodes.map((n) => (1 - damping) * (teleport.get(n) ?? 0));
+  let s = [...base];
+  const maxIterations = opts.maxIterations ?? 1000;
+  const tolerance = opts.tolerance ?? 1e-13;
+  for (let it = 0; it < maxIterations; it++) {
+    const next = [...base];
+    for (let u = 0; u < nodes.length; u++) {
+      if (s[u] === 0 || total[u] === 0) continue;
+      for (const { to, w } of out[u]) next[to] += (damping * s[u] * w) / total[u];
+    }
+    const change = Math.max(...next.map((x, i) => Math.abs(x - s[i])));
+    s = next;
+    if (change < tolerance) break;
+  }
+  return new Map(nodes.map((n, i) => [n, s[i]]));
+}
+
+export interface SelectParams {
+  entityK: number;
+  candidateK: number;
+  vectorK: number;
+  topK: number;
+  graphWeight: number;
+  vectorWeight: number;
+  hubExponent: number;
+}
+
+/**
+ * Passage selection shared by the graph modes: the entityK most active
+ * entities, each weighted activation / (passages mentioning it)^hubExponent,
+ * summed per passage (the candidateK best), plus the vectorK dense passages and
+ * any extra candidates (ppr passage scores); graph score normalised by the best
+ * candidate and blended with the passage's cosine (clamped at 0).
+ */
+export function selectPassages(
+  g: RefGraph,
+  q: number[],
+  act: Map<string, number>,
+  extra: { id: string; g: number }[],
+  p: SelectParams,
+): { entities: { id: string; activation: number }[]; passages: RefRanked[] } {
+  const top = [...act.entries()]
+    .map(([id, activation]) => ({ id, activation }))
+    .sort(byScoreThenId((x) => x.activation))
+    .slice(0, p.entityK);
+  const mentionedBy = new Map<string, string[]>();
+  for (const passage of g.passages) {
+    for (const e of new Set(passage.mentions)) mentionedBy.set(e, [...(mentionedBy.get(e) ?? []), passage.id]);
+  }
+  const graphSide = new Map<string, number>();
+  for (const { id, activation } of top) {
+    const ps = mentionedBy.get(id) ?? [];
+    const weight = activation * ps.length ** -p.hubExponent;
+    for (const pid of ps) graphSide.set(pid, (graphSide.get(pid) ?? 0) + weight);
+  }
+  const graphCands = [...graphSide.entries()]
+    .map(([id, gs]) => ({ id, g: gs }))
+    .sort(byScoreThenId((x) => x.g))
+    .slice(0, p.candidateK);
+  const passageCos = new Map(g.passages.map((x) => [x.id, cosine(x.embedding, q)]));
+  const vectorSide = [...g.passages]
+    .map((x) => ({ id: x.id, c: passageCos.get(x.id)! }))
+    .sort(byScoreThenId((x) => x.c))
+    .slice(0, p.vectorK)
+    .map((x) => ({ id: x.id, g: 0 }));
+  const raw = new Map<string, number>();
+  for (const c of [...graphCands, ...vectorSide, ...extra]) raw.set(c.id, (raw.get(c.id) ?? 0) + c.g);
+  const maxRaw = Math.max(0, ...raw.values());
+  const passages = [...raw.entries()]
+    .map(([id, r]) => {
+      const graphScore = maxRaw > 0 ? r / maxRaw : 0;
+      const vectorScore = Math.max(passageCos.get(id)!, 0);
+      return { id, graphScore, vectorScore, score: p.graphWeight * graphScore + p.vectorWeight * vectorScore };
+    })
+    .sort(byScoreThenId((x) => x.score))
+    .slice(0, p.topK);
+  return { entities: top, passages };
+}
+
+/** The ppr mode's scores: exact weighted PPR over entities, passages and their relationships. */
+export function pprScores(
+  g: RefGraph,
+  seeds: RefSeed[],
+  damping: number,
+  projectionTypes: string[],
+): Map<string, number> {
+  const nodes = [...g.entities.map((e) => e.id), ...g.passages.map((p) => p.id)];
+  const edges = [
+    ...g.relations.filter((r) => projectionTypes.includes(r.type)).map((r) => ({ from: r.from, to: r.to, weight: r.weight ?? 1 })),
+    ...(projectionTypes.includes('MENTIONS') ? g.passages.flatMap((p) => p.mentions.map((e) => ({ from: p.id, to: e, weight: 1 }))) : []),
+  ];
+  return personalizedPageRank(nodes, edges, new Map(seeds.map((s) => [s.id, s.activation])), damping);
+}

@@ -1,0 +1,50 @@
+import type { Driver } from 'neo4j-driver';
+import { createDriver } from '../../server/db/driver.js';
+import { migrate } from '../../server/db/migrate.js';
+
+export const TEST_DIM = 384;
+
+/** A driver to the test database chosen by test/global-setup.ts, with migrations applied. */
+export async function testDriver(): Promise<Driver> {
+  const uri = process.env.NEO4J_URI;
+  if (!uri) throw new Error('NEO4J_URI is not set: integration tests must run through jest globalSetup');
+  const driver = createDriver({
+    uri,
+    user: process.env.NEO4J_USER || 'neo4j',
+    password: process.env.NEO4J_PASSWORD || 'graph-recall-test',
+    database: 'neo4j',
+  });
+  await driver.verifyConnectivity();
+  await migrate(driver, { dimension: TEST_DIM });
+  return driver;
+}
+
+/** Empties the graph but keeps the schema and the migration records. */
+export async function resetGraph(driver: Driver): Promise<void> {
+  const s = driver.session();
+  try {
+    await s.run('MATCH (n) WHERE NOT n:GraphRecallMigration CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS');
+    const graphs = await s.run('CALL gds.graph.list() YIELD graphName RETURN graphName');
+    for (const r of graphs.records) await s.run('CALL gds.graph.drop($g, false) YIELD graphName RETURN graphName', { g: r.get('graphName') });
+  } finally {
+    await s.close();
+  }
+}
+
+/** Seeded PRNG (mulberry32) so random graphs are reproducible. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function randomUnit(rand: () => number, dim = TEST_DIM): number[] {
+  const v = Array.from({ length: dim }, () => rand() * 2 - 1);
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+}

@@ -1,0 +1,82 @@
+import type { Driver } from 'neo4j-driver';
+import { TEST_DIM, randomUnit, rng } from './db.js';
+
+export interface FixtureEntity { id: string; name: string; type?: string; embedding: number[]; descriptionEmbedding: number[] | null }
+export interface FixturePassage { id: string; title: string; text: string; embedding: number[]; mentions: string[] }
+export interface FixtureRelation { from: string; to: string; type: string; predicate?: string; weight?: number }
+export interface FixtureGraph { entities: FixtureEntity[]; passages: FixturePassage[]; relations: FixtureRelation[] }
+
+/** Writes a graph in the production data model (without ingestion), then marks the graph updated. */
+export async function loadGraph(driver: Driver, g: FixtureGraph): Promise<void> {
+  const s = driver.session();
+  try {
+    await s.run(
+      `UNWIND $entities AS e
+       CREATE (:Entity {id: e.id, name: e.name, type: coalesce(e.type, 'Thing'), description: e.name,
+                        embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding})`,
+      { entities: g.entities },
+    );
+    await s.run(
+      `UNWIND $passages AS p
+       MERGE (d:Document {id: 'doc-' + p.id}) SET d.title = p.title
+       CREATE (x:Passage {id: p.id, title: p.title, text: p.text, embedding: p.embedding})-[:PART_OF]->(d)
+       WITH x, p UNWIND p.mentions AS eid
+       MATCH (e:Entity {id: eid}) CREATE (x)-[:MENTIONS {weight: 1.0}]->(e)`,
+      { passages: g.passages },
+    );
+    for (const type of [...new Set(g.relations.map((r) => r.type))]) {
+      // Test-only: relationship types come from the fixture's own constants.
+      await s.run(
+        `UNWIND $rels AS r MATCH (a:Entity {id: r.from}), (b:Entity {id: r.to})
+         CREATE (a)-[:${type} {predicate: r.predicate, weight: coalesce(r.weight, 1.0)}]->(b)`,
+        { rels: g.relations.filter((r) => r.type === type) },
+      );
+    }
+    await s.run("MERGE (m:GraphRecallMeta {key: 'graph'}) SET m.updatedAt = datetime()");
+  } finally {
+    await s.close();
+  }
+}
+
+/** A unit vector with the given cosine to unit vector q, otherwise random (seeded). */
+export function withCosine(q: number[], cosine: number, rand: () => number): number[] {
+  const r = randomUnit(rand, q.length);
+  const dot = r.reduce((s, x, i) => s + x * q[i], 0);
+  const orth = r.map((x, i) => x - dot * q[i]);
+  const n = Math.hypot(...orth);
+  const sin = Math.sqrt(Math.max(0, 1 - cosine * cosine));
+  return q.map((x, i) => cosine * x + (sin * orth[i]) / n);
+}
+
+/**
+ * The property graph-recall exists for: the answer passage mentions only a
+ * bridge entity and the answer entity, both two hops from what the question
+ * names, and its text looks nothing like the question. Four distractor
+ * passages look like the question but are about unrelated things.
+ */
+export function bridgeFixture(seed = 7): { graph: FixtureGraph; question: number[]; answerPassage: string; bridgeEntity: string; seedEntity: string } {
+  const rand = rng(seed);
+  const q = randomUnit(rand, TEST_DIM);
+  const ent = (id: string, name: string, nameCos: number, descCos: number): FixtureEntity => ({
+    id, name, type: 'Thing', embedding: withCosine(q, nameCos, rand), descriptionEmbedding: withCosine(q, descCos, rand),
+  });
+  const entities = [
+    ent('e-ada', 'Ada Lovelace', 0.9, 0.8),
+    ent('e-babbage', 'Charles Babbage', 0.1, 0.6),
+    ent('e-engine', 'Analytical Engine', 0.05, 0.5),
+    ...[1, 2, 3, 4].map((i) => ent(`e-d${i}`, `Distractor Topic ${i}`, 0.0, 0.0)),
+    ...[1, 2, 3, 4, 5, 6].map((i) => ent(`e-n${i}`, `Noise Thing ${i}`, -0.05, 0.1)),
+  ];
+  const passages: FixturePassage[] = [
+    { id: 'p-ada', title: 'Ada Lovelace', text: 'Ada Lovelace worked with Charles Babbage.', embedding: withCosine(q, 0.3, rand), mentions: ['e-ada', 'e-babbage'] },
+    { id: 'p-answer', title: 'Analytical Engine', text: 'Charles Babbage designed the Analytical Engine.', embedding: withCosine(q, 0.05, rand), mentions: ['e-babbage', 'e-engine'] },
+    ...[1, 2, 3, 4].map((i) => ({ id: `p-d${i}`, title: `Distractor ${i}`, text: `A passage that resembles the question, number ${i}.`, embedding: withCosine(q, 0.45, rand), mentions: [`e-d${i}`] })),
+    ...[1, 2, 3, 4, 5, 6].map((i) => ({ id: `p-n${i}`, title: `Noise ${i}`, text: `Unrelated noise ${i}.`, embedding: withCosine(q, 0.0, rand), mentions: [`e-n${i}`, `e-n${(i % 6) + 1}`] })),
+  ];
+  const relations: FixtureRelation[] = [
+    { from: 'e-ada', to: 'e-babbage', type: 'RELATED', predicate: 'worked with' },
+    { from: 'e-babbage', to: 'e-engine', type: 'RELATED', predicate: 'designed' },
+    ...[1, 2, 3, 4, 5, 6].map((i) => ({ from: `e-n${i}`, to: `e-n${(i % 6) + 1}`, type: 'RELATED', predicate: 'near' })),
+  ];
+  return { graph: { entities, passages, relations }, question: q, answerPassage: 'p-answer', bridgeEntity: 'e-babbage', seedEntity: 'e-ada' };
+}
