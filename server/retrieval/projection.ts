@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Driver } from 'neo4j-driver';
+import { CYPHER_DIR } from './render.js';
+
+export type ProjectionAction = 'create' | 'refresh' | 'drop' | 'status';
+
+export interface ProjectionState {
+  graphName: string;
+  exists: boolean;
+  fresh: boolean;
+  nodeCount: number | null;
+  relationshipCount: number | null;
+  creationTime: string | null;
+  graphUpdatedAt: string | null;
+}
+
+export const PROJECTION_TYPES = ['MENTIONS', 'RELATED', 'SAME_AS'];
+
+/** Runs cypher/ppr_projection.cypher, the file a DBA runs for the same purpose. */
+export async function manageProjection(
+  driver: Driver,
+  action: ProjectionAction,
+  opts: { graphName: string; database?: string; extraTypes?: string[] },
+): Promise<ProjectionState> {
+  const statement = fs.readFileSync(path.join(CYPHER_DIR, 'ppr_projection.cypher'), 'utf8');
+  const projectionTypes = [...new Set([...PROJECTION_TYPES, ...(opts.extraTypes ?? [])])];
+  const session = driver.session({ database: opts.database });
+  try {
+    const res = await session.run(statement, { action, graphName: opts.graphName, projectionTypes });
+    const r = res.records[0].toObject();
+    return {
+      graphName: r.graphName,
+      exists: r.exists,
+      fresh: r.fresh,
+      nodeCount: r.nodeCount,
+      relationshipCount: r.relationshipCount,
+      creationTime: r.creationTime,
+      graphUpdatedAt: r.graphUpdatedAt,
+    };
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,94 @@
+import type { Driver } from 'neo4j-driver';
+import { RetrievalError, Retriever } from '../../server/retrieval/client.js';
+import { manageProjection } from '../../server/retrieval/projection.js';
+import { resetGraph, testDriver } from '../support/db.js';
+import { bridgeFixture, loadGraph } from '../support/fixtures.js';
+
+/** The property the product exists for: a passage reachable only through a bridge entity. */
+const f = bridgeFixture();
+const GRAPH = 'graph_recall_ppr';
+let driver: Driver;
+let retriever: Retriever;
+
+beforeAll(async () => {
+  driver = await testDriver();
+  await resetGraph(driver);
+  await loadGraph(driver, f.graph);
+  retriever = new Retriever(driver, { timeoutMs: 60000, allowedRelTypes: ['RELATED', 'SAME_AS'], pprGraphName: GRAPH });
+});
+afterAll(async () => driver?.close());
+
+const rankOf = (ids: string[], id: string) => ids.indexOf(id) + 1 || Infinity;
+
+test('ppr without a projection fails with a message that says how to build it', async () => {
+  const err = await retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question }).catch((e) => e);
+  expect(err).toBeInstanceOf(RetrievalError);
+  expect(err.status).toBe(409);
+  expect(err.message).toMatch(/graph_recall_ppr does not exist.*ppr_projection\.cypher.*POST \/v1\/projection/);
+});
+
+test('vector search misses the answer passage; gated and ppr rank it in the top 3', async () => {
+  const state = await manageProjection(driver, 'refresh', { graphName: GRAPH });
+  expect(state).toMatchObject({ exists: true, fresh: true, nodeCount: f.graph.entities.length + f.graph.passages.length });
+
+  const vector = await retriever.retrieve({ mode: 'vector', questionEmbedding: f.question });
+  expect(rankOf(vector.passages.map((p) => p.id), f.answerPassage)).toBeGreaterThan(3);
+
+  for (const mode of ['gated', 'ppr'] as const) {
+    const res = await retriever.retrieve({ mode, questionEmbedding: f.question });
+    const ids = res.passages.map((p) => p.id);
+    expect({ mode, rank: rankOf(ids, f.answerPassage) }).toEqual({ mode, rank: expect.any(Number) });
+    expect(rankOf(ids, f.answerPassage)).toBeLessThanOrEqual(3);
+    expect(res.seeds.map((s) => s.id)).toEqual([f.seedEntity]);
+    // Evidence: a path from the seed to the bridge entity that the answer passage mentions.
+    const path = res.paths.find((p) => p.passageId === f.answerPassage)!;
+    expect(path.nodes.map((n) => n.id)).toEqual([f.seedEntity, f.bridgeEntity]);
+    expect(path.relationships).toEqual([{ type: 'RELATED', predicate: 'worked with' }]);
+    expect(res.context).toContain('Charles Babbage designed the Analytical Engine.');
+    expect(res.context.indexOf('[1] ')).toBe(0);
+  }
+});
+
+test('the ungated ablation and a single step change the activations as the rule says', async () => {
+  const one = await retriever.retrieve({ mode: 'gated', questionEmbedding: f.question, params: { steps: 1 } });
+  const act = Object.fromEntries(one.entities.map((e) => [e.id, e.activation]));
+  // One hop: decay 0.7 x gate 0.6 (the bridge's description cosine) x seed activation 1.
+  expect(act['e-babbage']).toBeCloseTo(0.7 * 0.6, 6);
+  expect(act['e-engine']).toBeUndefined();
+  const ungated = await retriever.retrieve({ mode: 'gated', questionEmbedding: f.question, params: { steps: 1, gate: false } });
+  expect(ungated.entities.find((e) => e.id === 'e-babbage')!.activation).toBeCloseTo(0.7, 6);
+});
+
+test('a question naming an entity seeds it by name; caller seeds are honoured', async () => {
+  const res = await retriever.retrieve({
+    mode: 'gated', questionEmbedding: f.question, question: 'What did the colleague of Charles Babbage build?',
+    params: { seedIds: ['e-engine'] },
+  });
+  const byId = Object.fromEntries(res.seeds.map((s) => [s.id, s]));
+  expect(byId['e-babbage'].sources).toEqual(['name']);
+  expect(byId['e-babbage'].activation).toBe(1);
+  expect(byId['e-engine'].sources).toEqual(['caller']);
+  expect(byId['e-ada'].sources).toEqual(['vector']);
+});
+
+test('a write after the projection makes ppr report it stale until refreshed', async () => {
+  const s = driver.session();
+  await s.run("MERGE (m:GraphRecallMeta {key: 'graph'}) SET m.updatedAt = datetime() + duration('PT1S')");
+  await s.close();
+  const err = await retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question }).catch((e) => e);
+  expect(err.status).toBe(409);
+  expect(err.message).toMatch(/is stale.*refresh/);
+  const st = await manageProjection(driver, 'status', { graphName: GRAPH });
+  expect(st.fresh).toBe(false);
+  await new Promise((r) => setTimeout(r, 1100));
+  await manageProjection(driver, 'refresh', { graphName: GRAPH });
+  await expect(retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question })).resolves.toMatchObject({ mode: 'ppr' });
+});
+
+test('explain gives the file and a :param block that reproduces the query', async () => {
+  const res = await retriever.retrieve({ mode: 'gated', questionEmbedding: f.question, question: "Ada's friend?", explain: true });
+  expect(res.explain!.file).toBe('cypher/retrieve_gated.cypher');
+  expect(res.explain!.params).toContain(":param question => 'Ada\\'s friend?';");
+  expect(res.explain!.params).toMatch(/:param steps => 3;/);
+  expect(res.explain!.params).toMatch(/:param questionEmbedding => \[-?0\.\d+/);
+});

@@ -1,0 +1,146 @@
+import type { Driver } from 'neo4j-driver';
+import { Retriever } from '../../server/retrieval/client.js';
+import { manageProjection } from '../../server/retrieval/projection.js';
+import {
+  gatedActivation, pprScores, selectPassages, vectorSeeds, type RefGraph,
+} from '../../server/retrieval/reference.js';
+import { randomUnit, resetGraph, rng, testDriver } from '../support/db.js';
+import { loadGraph, withCosine, type FixtureGraph } from '../support/fixtures.js';
+
+/**
+ * Property tests: on random small graphs, each Cypher statement returns the
+ * same seeds, entities and top-K passages as the TypeScript reference, with
+ * the same scores within 1e-6.
+ */
+const TOL = 1e-6;
+const REL_TYPES = ['RELATED', 'SAME_AS'];
+
+function randomGraph(seed: number): { graph: FixtureGraph; q: number[] } {
+  const rand = rng(seed);
+  const nE = 30 + Math.floor(rand() * 20);
+  const nP = 20 + Math.floor(rand() * 20);
+  const base = Array.from({ length: nE }, () => randomUnit(rand));
+  // The question resembles three entities, so there are real seeds.
+  const picks = [0, 1, 2].map(() => base[Math.floor(rand() * nE)]);
+  const noise = randomUnit(rand);
+  const qRaw = base[0].map((_, i) => picks[0][i] + picks[1][i] + picks[2][i] + 0.5 * noise[i]);
+  const qn = Math.hypot(...qRaw);
+  const q = qRaw.map((x) => x / qn);
+  const entities = base.map((embedding, i) => ({
+    id: `e${String(i).padStart(3, '0')}`,
+    name: `Entity ${i}`,
+    embedding,
+    descriptionEmbedding: rand() < 0.1 ? null : withCosine(q, -0.3 + rand() * 1.1, rand),
+  }));
+  const passages = Array.from({ length: nP }, (_, i) => {
+    const k = 1 + Math.floor(rand() * 4);
+    const mentions = [...new Set(Array.from({ length: k }, () => entities[Math.floor(rand() * nE)].id))];
+    return { id: `p${String(i).padStart(3, '0')}`, title: `Passage ${i}`, text: `Text ${i}`, embedding: withCosine(q, -0.2 + rand() * 0.8, rand), mentions };
+  });
+  const relations = [];
+  const nR = 2 * nE + Math.floor(rand() * nE);
+  for (let i = 0; i < nR; i++) {
+    const a = Math.floor(rand() * nE);
+    let b = Math.floor(rand() * nE);
+    if (b === a) b = (a + 1) % nE;
+    const type = rand() < 0.1 ? 'SAME_AS' : rand() < 0.1 ? 'OTHER' : 'RELATED';
+    relations.push({ from: entities[a].id, to: entities[b].id, type, predicate: 'p', weight: type === 'OTHER' ? 1 : 0.5 + rand() });
+  }
+  return { graph: { entities, passages, relations }, q };
+}
+
+const toRef = (g: FixtureGraph): RefGraph => ({
+  entities: g.entities.map((e) => ({ id: e.id, embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding })),
+  passages: g.passages.map((p) => ({ id: p.id, embedding: p.embedding, mentions: p.mentions })),
+  relations: g.relations.map((r) => ({ from: r.from, to: r.to, type: r.type, weight: r.weight })),
+});
+
+function expectClose(actual: { id: string; [k: string]: unknown }[], expected: { id: string; [k: string]: unknown }[], fields: string[]) {
+  expect(actual.map((x) => x.id)).toEqual(expected.map((x) => x.id));
+  actual.forEach((a, i) => {
+    for (const f of fields) {
+      const diff = Math.abs((a[f] as number) - (expected[i][f] as number));
+      if (!(diff < TOL)) throw new Error(`${a.id}.${f}: cypher ${a[f]} vs reference ${expected[i][f]} (diff ${diff})`);
+    }
+  });
+}
+
+let driver: Driver;
+let retriever: Retriever;
+beforeAll(async () => {
+  driver = await testDriver();
+  retriever = new Retriever(driver, { timeoutMs: 60000, allowedRelTypes: [...REL_TYPES, 'OTHER'], pprGraphName: 'graph_recall_ppr' });
+});
+afterAll(async () => driver?.close());
+
+describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
+  const { graph, q } = randomGraph(seed);
+  const ref = toRef(graph);
+  const rand = rng(seed * 101);
+  const common = {
+    seedK: 2 + Math.floor(rand() * 4),
+    seedMinScore: 0.2,
+    useNameSeeds: false,
+    entityK: 5 + Math.floor(rand() * 20),
+    candidateK: 3 + Math.floor(rand() * 30),
+    vectorK: Math.floor(rand() * 6),
+    topK: 3 + Math.floor(rand() * 8),
+    hubExponent: [0, 0.5, 1][Math.floor(rand() * 3)],
+    relTypes: REL_TYPES,
+  };
+
+  beforeAll(async () => {
+    await resetGraph(driver);
+    await loadGraph(driver, graph);
+    await manageProjection(driver, 'refresh', { graphName: 'graph_recall_ppr' });
+  });
+
+  test('vector mode equals the reference', async () => {
+    const res = await retriever.retrieve({ mode: 'vector', questionEmbedding: q, params: { seedK: common.seedK, topK: common.topK, useNameSeeds: false } });
+    const seeds = vectorSeeds(ref, q, common.seedK, 0.2);
+    expectClose(res.seeds.map((s) => ({ ...s })), seeds, ['activation']);
+    const cos = ref.passages
+      .map((p) => ({ id: p.id, score: cosineOf(p.embedding, q) }))
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+      .slice(0, common.topK);
+    expectClose(res.passages, cos, ['score']);
+  });
+
+  test.each([
+    { steps: 1, gate: true, degreeDiscount: 0, frontier: 100 },
+    { steps: 3, gate: true, degreeDiscount: 0, frontier: 100 },
+    { steps: 3, gate: false, degreeDiscount: 0, frontier: 100 },
+    { steps: 5, gate: true, degreeDiscount: 0.5, frontier: 4 },
+    { steps: 2, gate: true, degreeDiscount: 1, frontier: 7 },
+  ])('gated mode equals the reference (%o)', async (g) => {
+    const p = { ...common, ...g, decay: 0.7, threshold: 0.01, graphWeight: 0.4, vectorWeight: 0.6 };
+    const res = await retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: p });
+    const seeds = vectorSeeds(ref, q, p.seedK, p.seedMinScore);
+    expectClose(res.seeds, seeds, ['activation']);
+    const act = gatedActivation(ref, q, seeds, p);
+    const expected = selectPassages(ref, q, act, [], p);
+    expectClose(res.entities, expected.entities, ['activation']);
+    expectClose(res.passages, expected.passages, ['score', 'graphScore', 'vectorScore']);
+    expect(res.passages.length).toBeGreaterThan(0);
+  });
+
+  test.each([{ exactWeights: true }, { exactWeights: false }])('ppr mode equals the reference (%o)', async ({ exactWeights }) => {
+    const p = { ...common, dampingFactor: 0.5, maxIterations: 200, tolerance: 1e-12, exactWeights, graphWeight: 0.7, vectorWeight: 0.3 };
+    const res = await retriever.retrieve({ mode: 'ppr', questionEmbedding: q, params: p });
+    const seeds = vectorSeeds(ref, q, p.seedK, p.seedMinScore);
+    const teleport = exactWeights ? seeds : seeds.map((s) => ({ ...s, activation: 1 }));
+    const scores = pprScores(ref, teleport, 0.5, ['MENTIONS', 'RELATED', 'SAME_AS']);
+    const entityIds = new Set(ref.entities.map((e) => e.id));
+    const act = new Map([...scores].filter(([id, s]) => entityIds.has(id) && s > 0));
+    const extra = [...scores].filter(([id, s]) => !entityIds.has(id) && s > 0).map(([id, s]) => ({ id, g: s }));
+    const expected = selectPassages(ref, q, act, extra, p);
+    expectClose(res.entities, expected.entities, ['activation']);
+    expectClose(res.passages, expected.passages, ['score', 'graphScore', 'vectorScore']);
+  });
+});
+
+function cosineOf(a: number[], b: number[]) {
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d += a[i] * b[i];
+  return d / (Math.hypot(...a) * Math.hypot(...b));
+}
