@@ -22,7 +22,7 @@ export interface Config {
   neo4j: { uri: string; user: string; password: string; database: string };
   queryTimeoutMs: number;
   embedder: 'local' | 'voyage' | 'hash';
-  voyage: { apiKey: string | undefined; model: string; baseUrl: string | undefined };
+  voyage: { apiKey: string | undefined; model: string; dimension: number; baseUrl: string | undefined };
   extractor: 'offline' | 'anthropic';
   generator: 'offline' | 'anthropic';
   anthropic: { apiKey: string | undefined; model: string; baseUrl: string | undefined };
@@ -72,7 +72,7 @@ export function loadConfig(): Config {
     },
     queryTimeoutMs: int('QUERY_TIMEOUT_MS', 10000, 100, 600000),
     embedder: oneOf('EMBEDDER', env.VOYAGE_API_KEY ? 'voyage' : 'local', ['local', 'voyage', 'hash'] as const),
-    voyage: { apiKey: env.VOYAGE_API_KEY || undefined, model: env.VOYAGE_MODEL || 'voyage-3.5-lite', baseUrl: env.VOYAGE_BASE_URL || undefined },
+    voyage: { apiKey: env.VOYAGE_API_KEY || undefined, model: env.VOYAGE_MODEL || 'voyage-3.5-lite', dimension: int('VOYAGE_DIMENSION', 1024, 1, 4096), baseUrl: env.VOYAGE_BASE_URL || undefined },
     extractor: oneOf('EXTRACTOR', env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline', ['offline', 'anthropic'] as const),
     generator: oneOf('GENERATOR', env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline', ['offline', 'anthropic'] as const),
     anthropic: { apiKey: env.ANTHROPIC_API_KEY || undefined, model: env.ANTHROPIC_MODEL || 'claude-sonnet-4-5', baseUrl: env.ANTHROPIC_BASE_URL || undefined },

@@ -7,6 +7,8 @@ export function createDriver(cfg: Config['neo4j']): Driver {
     connectionAcquisitionTimeout: 5000,
     connectionTimeout: 5000,
     maxConnectionPoolSize: 50,
+    // executeRead/Write retry transient failures; keep it short so an outage is a quick 503.
+    maxTransactionRetryTime: 2000,
     disableLosslessIntegers: true,
     logging: { level: 'error', logger: () => {} },
   });

@@ -55,12 +55,15 @@ const toRef = (g: FixtureGraph): RefGraph => ({
   relations: g.relations.map((r) => ({ from: r.from, to: r.to, type: r.type, weight: r.weight })),
 });
 
-function expectClose(actual: { id: string; [k: string]: unknown }[], expected: { id: string; [k: string]: unknown }[], fields: string[]) {
+type Row = { id: string };
+function expectClose(actual: readonly Row[], expected: readonly Row[], fields: string[]) {
   expect(actual.map((x) => x.id)).toEqual(expected.map((x) => x.id));
   actual.forEach((a, i) => {
     for (const f of fields) {
-      const diff = Math.abs((a[f] as number) - (expected[i][f] as number));
-      if (!(diff < TOL)) throw new Error(`${a.id}.${f}: cypher ${a[f]} vs reference ${expected[i][f]} (diff ${diff})`);
+      const av = (a as Record<string, unknown>)[f] as number;
+      const ev = (expected[i] as Record<string, unknown>)[f] as number;
+      const diff = Math.abs(av - ev);
+      if (!(diff < TOL)) throw new Error(`${a.id}.${f}: cypher ${av} vs reference ${ev} (diff ${diff})`);
     }
   });
 }

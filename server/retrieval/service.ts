@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { Embedder } from '../embedders/types.js';
+import { HttpError, fromZod } from '../http/errors.js';
+import { round, type RetrievalResult, type Retriever } from './client.js';
+import { MODE_NAMES, paramsSchema, type Mode } from './params.js';
+
+/** The body shared by /v1/retrieve, /v1/compare and /v1/answer (each adds its own fields). */
+export const questionFields = {
+  question: z.string().trim().min(1, 'must not be empty').max(4000).optional(),
+  questionEmbedding: z.array(z.number().finite()).min(1).max(8192).optional(),
+  params: z.record(z.unknown()).optional(),
+};
+
+export const modeSchema = z.enum(MODE_NAMES as [Mode, ...Mode[]]);
+
+export interface TimedResult extends Omit<RetrievalResult, 'timings'> {
+  timings: { embedMs: number; dbMs: number; totalMs: number };
+}
+
+/** Validates a mode's params, naming the offending field as params.<name>. */
+export function validateParams(mode: Mode, params: Record<string, unknown> | undefined): Record<string, unknown> {
+  const parsed = paramsSchema(mode).safeParse(params ?? {});
+  if (!parsed.success) throw fromZod(parsed.error, 'params');
+  return parsed.data as Record<string, unknown>;
+}
+
+/**
+ * Question in, retrieval result out: embeds the question once (unless the
+ * caller sent its embedding) and runs one statement.
+ */
+export async function embedQuestion(
+  embedder: Embedder,
+  body: { question?: string; questionEmbedding?: number[] },
+): Promise<{ embedding: number[]; embedMs: number }> {
+  if (body.questionEmbedding) {
+    if (body.questionEmbedding.length !== embedder.dimension) {
+      throw new HttpError(400, 'invalid_request', `questionEmbedding: expected ${embedder.dimension} numbers (${embedder.id}), got ${body.questionEmbedding.length}`, 'questionEmbedding');
+    }
+    return { embedding: body.questionEmbedding, embedMs: 0 };
+  }
+  if (!body.question) throw new HttpError(400, 'invalid_request', 'question: question or questionEmbedding is required', 'question');
+  const t0 = performance.now();
+  const [embedding] = await embedder.embed([body.question], 'query');
+  return { embedding, embedMs: round(performance.now() - t0) };
+}
+
+export async function retrieveTimed(
+  retriever: Retriever,
+  req: { mode: Mode; question?: string; embedding: number[]; embedMs: number; params: Record<string, unknown>; explain?: boolean },
+  signal?: AbortSignal,
+): Promise<TimedResult> {
+  const t0 = performance.now();
+  const r = await retriever.retrieve({ mode: req.mode, question: req.question, questionEmbedding: req.embedding, params: req.params, explain: req.explain }, signal);
+  return { ...r, timings: { embedMs: req.embedMs, dbMs: r.timings.dbMs, totalMs: round(req.embedMs + performance.now() - t0) } };
+}

@@ -1,0 +1,118 @@
+import type { Driver } from 'neo4j-driver';
+import { createHashEmbedder } from '../../server/embedders/hash.js';
+import { manageProjection } from '../../server/retrieval/projection.js';
+import { resetGraph, testDriver } from '../support/db.js';
+import { bridgeFixture, loadGraph } from '../support/fixtures.js';
+import { TcpProxy } from '../support/proxy.js';
+import { postJson, startServer, type RunningServer } from '../support/server.js';
+
+const f = bridgeFixture();
+// The hash embedder is a fast test double for question text; fixture queries send their embedding.
+const embedder = createHashEmbedder(384);
+let driver: Driver;
+let srv: RunningServer;
+
+beforeAll(async () => {
+  driver = await testDriver();
+  await resetGraph(driver);
+  await loadGraph(driver, f.graph);
+  await manageProjection(driver, 'refresh', { graphName: 'graph_recall_ppr' });
+  srv = await startServer({ embedder });
+});
+afterAll(async () => {
+  await srv?.close();
+  await driver?.close();
+});
+
+describe('POST /v1/retrieve', () => {
+  test.each(['gated', 'ppr', 'vector'])('%s answers with the full result shape and timings', async (mode) => {
+    const r = await postJson(`${srv.url}/v1/retrieve`, { questionEmbedding: f.question, mode });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-request-id')).toMatch(/^[\w-]{36}$/);
+    expect(Object.keys(r.body).sort()).toEqual(['context', 'entities', 'mode', 'params', 'passages', 'paths', 'seeds', 'timings']);
+    expect(r.body.mode).toBe(mode);
+    expect(r.body.timings).toEqual({ embedMs: 0, dbMs: expect.any(Number), totalMs: expect.any(Number) });
+    expect(r.body.passages.length).toBeGreaterThan(0);
+    if (mode === 'gated') expect(r.body.params).toMatchObject({ steps: 3, decay: 0.7, threshold: 0.01, relTypes: ['RELATED', 'SAME_AS'] });
+  });
+
+  test('a question is embedded by the server and timed', async () => {
+    const r = await postJson(`${srv.url}/v1/retrieve`, { question: 'Who worked with Ada Lovelace?', mode: 'gated', explain: true });
+    expect(r.status).toBe(200);
+    expect(r.body.timings.embedMs).toBeGreaterThanOrEqual(0);
+    expect(r.body.seeds.find((s: { name: string }) => s.name === 'Ada Lovelace').sources).toContain('name');
+    expect(r.body.explain.file).toBe('cypher/retrieve_gated.cypher');
+  });
+
+  test.each([
+    [{ question: 'x', colour: 'red' }, 'colour', /unknown field/],
+    [{ question: 'x', mode: 'magic' }, 'mode', /Invalid enum value/],
+    [{ question: 'x', params: { steps: 9 } }, 'params.steps', /less than or equal to 5/],
+    [{ question: 'x', params: { decay: 'high' } }, 'params.decay', /Expected number/],
+    [{ question: 'x', mode: 'vector', params: { steps: 2 } }, 'params.steps', /unknown field/],
+    [{ question: 'x', params: { relTypes: ['KNOWS'] } }, 'params.relTypes', /not in the allow-list/],
+    [{ question: 'x', params: { relTypes: ['RELATED]->() DETACH DELETE (n'] } }, 'params.relTypes.0', /Invalid/],
+    [{ questionEmbedding: [0.1, 0.2] }, 'questionEmbedding', /expected 384 numbers/],
+    [{ mode: 'gated' }, 'question', /question or questionEmbedding is required/],
+    [{ question: '   ' }, 'question', /must not be empty/],
+  ])('bad input %j is a 400 naming %s', async (body, field, message) => {
+    const r = await postJson(`${srv.url}/v1/retrieve`, body);
+    expect(r.status).toBe(400);
+    expect(r.body.error.field).toBe(field);
+    expect(r.body.error.message).toMatch(message);
+  });
+
+  test('malformed JSON is a 400', async () => {
+    const r = await postJson(`${srv.url}/v1/retrieve`, '{"question": ');
+    expect(r.status).toBe(400);
+    expect(r.body.error.code).toBe('invalid_json');
+  });
+});
+
+test('GET /v1/health reports the database, migrations, indexes and projection', async () => {
+  const res = await fetch(`${srv.url}/v1/health`);
+  const h = await res.json();
+  expect(res.status).toBe(200);
+  expect(h.status).toBe('ok');
+  expect(h.database).toMatchObject({ reachable: true, version: expect.stringMatching(/^5\.26/) });
+  expect(h.migrations.pending).toEqual([]);
+  expect(h.indexes.map((i: { name: string }) => i.name)).toEqual(expect.arrayContaining(['entity_embedding', 'entity_name', 'passage_embedding']));
+  expect(h.projection).toMatchObject({ exists: true, fresh: true });
+});
+
+test('a database outage gives 503, and the server recovers by itself when it returns', async () => {
+  const target = new URL(process.env.NEO4J_URI!.replace(/^\w+:/, 'http:'));
+  const proxy = new TcpProxy(target.hostname, Number(target.port || 7687));
+  const port = await proxy.start();
+  const viaProxy = await startServer({ embedder, uri: `bolt://127.0.0.1:${port}` });
+  try {
+    const ok = await postJson(`${viaProxy.url}/v1/retrieve`, { questionEmbedding: f.question, mode: 'gated' });
+    expect(ok.status).toBe(200);
+    await proxy.stop();
+    const down = await postJson(`${viaProxy.url}/v1/retrieve`, { questionEmbedding: f.question, mode: 'gated' });
+    expect(down.status).toBe(503);
+    expect(down.body.error.code).toBe('database_unavailable');
+    expect((await fetch(`${viaProxy.url}/v1/health`)).status).toBe(503);
+    await proxy.start(port);
+    let back = 0;
+    for (let i = 0; i < 20 && back !== 200; i++) {
+      back = (await postJson(`${viaProxy.url}/v1/retrieve`, { questionEmbedding: f.question, mode: 'gated' })).status;
+      if (back !== 200) await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(back).toBe(200);
+  } finally {
+    await viaProxy.close();
+    await proxy.stop();
+  }
+});
+
+test('a retrieval slower than the timeout gives 504', async () => {
+  const slow = await startServer({ embedder, timeoutMs: 1 });
+  try {
+    const r = await postJson(`${slow.url}/v1/retrieve`, { questionEmbedding: f.question, mode: 'ppr', params: { maxIterations: 200, tolerance: 0 } });
+    expect(r.status).toBe(504);
+    expect(r.body.error.code).toBe('query_timeout');
+  } finally {
+    await slow.close();
+  }
+});

@@ -1,0 +1,51 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { Driver } from 'neo4j-driver';
+import { createApp, type Services } from '../../server/app.js';
+import { loadConfig, type Config } from '../../server/config.js';
+import { createDriver } from '../../server/db/driver.js';
+import type { Embedder } from '../../server/embedders/types.js';
+import { createLogger } from '../../server/logger.js';
+import { Retriever } from '../../server/retrieval/client.js';
+
+export interface RunningServer {
+  url: string;
+  driver: Driver;
+  services: Services;
+  close(): Promise<void>;
+}
+
+/** The real HTTP app on an ephemeral loopback port, against the test database (or the given URI). */
+export async function startServer(opts: { embedder: Embedder; uri?: string; timeoutMs?: number; config?: Partial<Config> }): Promise<RunningServer> {
+  const base = loadConfig();
+  const config: Config = {
+    ...base,
+    ...opts.config,
+    neo4j: { uri: opts.uri ?? process.env.NEO4J_URI!, user: process.env.NEO4J_USER || 'neo4j', password: process.env.NEO4J_PASSWORD!, database: 'neo4j' },
+    queryTimeoutMs: opts.timeoutMs ?? 30000,
+  };
+  const driver = createDriver(config.neo4j);
+  const logger = createLogger('silent');
+  const retriever = new Retriever(driver, { database: 'neo4j', timeoutMs: config.queryTimeoutMs, allowedRelTypes: config.traverseTypes, pprGraphName: config.pprGraphName });
+  const services: Services = { config, driver, retriever, embedder: opts.embedder, logger };
+  const app = createApp(services);
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    driver,
+    services,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await driver.close();
+    },
+  };
+}
+
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}
