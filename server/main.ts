@@ -10,6 +10,13 @@ import { createEmbedder } from './embedders/index.js';
 import { createLogger } from './logger.js';
 import { Retriever } from './retrieval/client.js';
 import { manageProjection, type ProjectionAction } from './retrieval/projection.js';
+import { ensureEmbedder } from './db/embedder-guard.js';
+import { createExtractor } from './extractors/index.js';
+import { curatedTypes, formatProblem, type IngestSummary } from './ingest/pipeline.js';
+import { progressBar } from './ingest/progress.js';
+import { reembed } from './ingest/reembed.js';
+import { ingestPath, type IngestFormat } from './ingest/run.js';
+import { documentRoutes } from './routes/documents.js';
 
 const HELP = `graph-recall - database-native GraphRAG retrieval on Neo4j
 
@@ -22,6 +29,17 @@ Commands:
   migrate               apply pending migrations and exit
   projection <action>   manage the GDS projection used by ppr mode:
                         create | refresh | drop | status
+  ingest <path>         load a corpus or a curated graph:
+                          --format jsonl|folder|hetionet  (default: detected from <path>)
+                          --extractor offline|anthropic   (default: EXTRACTOR)
+                          --embedder local|voyage|hash    (default: EMBEDDER)
+                          --batch N         documents per transaction (default 64)
+                          --chunk-size N    characters per passage (default 1200)
+                          --chunk-overlap N characters shared by consecutive passages (default 200)
+                          --strict          abort before writing anything if any input is bad
+                        a second run of the same input changes nothing; an interrupted run resumes
+  reembed               re-embed every passage and entity with the configured embedder
+                        (after switching EMBEDDER) and rebuild the vector indexes
   --help                this text
 
 Configuration comes from the environment or .env (see .env.example):
@@ -61,13 +79,19 @@ async function serve(cfg: Config): Promise<void> {
   const embedder = await createEmbedder(cfg);
   const m = await migrate(driver, { database: cfg.neo4j.database, dimension: embedder.dimension });
   logger.info({ applied: m.applied, embedder: embedder.id }, 'migrations done');
+  await ensureEmbedder(driver, embedder, cfg.neo4j.database);
+  await loadDemoIfEmpty(cfg, driver, embedder, logger);
+  // Curated graphs (Hetionet) bring their own relationship types: the walk may follow them too.
+  const allowed = [...new Set([...cfg.traverseTypes, ...(await curatedTypes(driver, cfg.neo4j.database))])];
   const retriever = new Retriever(driver, {
     database: cfg.neo4j.database,
     timeoutMs: cfg.queryTimeoutMs,
-    allowedRelTypes: cfg.traverseTypes,
+    allowedRelTypes: allowed,
     pprGraphName: cfg.pprGraphName,
   });
-  const app = createApp({ config: cfg, driver, retriever, embedder, logger });
+  const services = { config: { ...cfg, traverseTypes: allowed }, driver, retriever, embedder, logger };
+  let extractor: ReturnType<typeof createExtractor> | undefined;
+  const app = createApp(services, [documentRoutes(services, () => (extractor ??= createExtractor(cfg)))]);
   const server = app.listen(cfg.port, cfg.host, () => {
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : cfg.port;
@@ -82,8 +106,52 @@ async function serve(cfg: Config): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
+/** `npm start` on a fresh machine: an empty database gets the bundled demo corpus, so the first query answers. */
+async function loadDemoIfEmpty(cfg: Config, driver: Driver, embedder: Awaited<ReturnType<typeof createEmbedder>>, logger: ReturnType<typeof createLogger>) {
+  if (!cfg.demoCorpus) return;
+  const s = driver.session({ database: cfg.neo4j.database });
+  const n = Number((await s.run('MATCH (p:Passage) RETURN count(p) AS n')).records[0].get('n'));
+  await s.close();
+  if (n > 0) return;
+  logger.info({ corpus: cfg.demoCorpus }, 'empty database: loading the demo corpus (first start only)');
+  const summary = await ingestPath({ driver, config: cfg, embedder }, cfg.demoCorpus, { onProgress: progressBar() });
+  logger.info({ passages: summary.passages, entities: summary.entities, seconds: summary.seconds }, 'demo corpus loaded');
+}
+
+function printSummary(s: IngestSummary): void {
+  const secs = Object.entries(s.seconds).map(([k, v]) => `${k} ${v.toFixed(1)}s`).join(', ');
+  console.log(
+    `documents: ${s.documents.read} read, ${s.documents.written} written (${s.documents.replaced} replaced), ${s.documents.unchanged} unchanged\n` +
+      `passages: ${s.passages}  entities: ${s.entities} new  relations: ${s.relations}  synonyms: ${s.synonyms}\n` +
+      `seconds per stage: ${secs}`,
+  );
+  if (s.problems.length) {
+    console.log(`${s.problems.length} input problem(s), skipped:`);
+    for (const p of s.problems.slice(0, 50)) console.log(`  ${formatProblem(p)}`);
+    if (s.problems.length > 50) console.log(`  ... and ${s.problems.length - 50} more`);
+  }
+}
+
+const INGEST_OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  format: { type: 'string' },
+  extractor: { type: 'string' },
+  embedder: { type: 'string' },
+  batch: { type: 'string' },
+  'chunk-size': { type: 'string' },
+  'chunk-overlap': { type: 'string' },
+  strict: { type: 'boolean' },
+} as const;
+
+function intOption(name: string, v: unknown, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got "${v}"`);
+  return n;
+}
+
 async function main(argv: string[]): Promise<void> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, strict: false, options: { help: { type: 'boolean', short: 'h' } } });
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, strict: false, options: INGEST_OPTIONS });
   const [command = 'serve', ...rest] = positionals;
   if (values.help || command === 'help') {
     console.log(HELP);
@@ -107,6 +175,42 @@ async function main(argv: string[]): Promise<void> {
       const driver = await connect(cfg, createLogger(cfg.logLevel), 10_000);
       console.log(JSON.stringify(await manageProjection(driver, action, { graphName: cfg.pprGraphName, database: cfg.neo4j.database, extraTypes: cfg.traverseTypes }), null, 2));
       await driver.close();
+      return;
+    }
+    case 'ingest': {
+      const input = rest[0];
+      if (!input) throw new Error('ingest: give a path (a .jsonl file, a folder of .txt/.md files, or a Hetionet folder)');
+      if (values.format && !['jsonl', 'folder', 'hetionet'].includes(String(values.format))) throw new Error(`--format must be jsonl, folder or hetionet`);
+      if (values.embedder) process.env.EMBEDDER = String(values.embedder);
+      const c = values.embedder ? loadConfig() : cfg;
+      if (values.extractor && !['offline', 'anthropic'].includes(String(values.extractor))) throw new Error('--extractor must be offline or anthropic');
+      const driver = await connect(c, createLogger(c.logLevel), 10_000);
+      try {
+        const embedder = await createEmbedder(c);
+        await migrate(driver, { database: c.neo4j.database, dimension: embedder.dimension });
+        const summary = await ingestPath({ driver, config: c, embedder, extractorName: values.extractor as Config['extractor'] | undefined }, input, {
+          format: values.format as IngestFormat | undefined,
+          batchSize: intOption('batch', values.batch, 1),
+          chunkSize: intOption('chunk-size', values['chunk-size'], 100),
+          chunkOverlap: intOption('chunk-overlap', values['chunk-overlap'], 0),
+          strict: Boolean(values.strict),
+          onProgress: progressBar(),
+        });
+        printSummary(summary);
+      } finally {
+        await driver.close();
+      }
+      return;
+    }
+    case 'reembed': {
+      const driver = await connect(cfg, createLogger(cfg.logLevel), 10_000);
+      try {
+        const embedder = await createEmbedder(cfg);
+        const r = await reembed(driver, embedder, { database: cfg.neo4j.database, onProgress: progressBar() });
+        console.log(`re-embedded ${r.passages} passages and ${r.entities} entities with ${embedder.id} (${embedder.dimension}-d)`);
+      } finally {
+        await driver.close();
+      }
       return;
     }
     default:

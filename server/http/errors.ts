@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { ZodError } from 'zod';
+import { classifyDbError } from '../db/driver.js';
 import { RetrievalError } from '../retrieval/client.js';
 
 /** An error with an HTTP status and a JSON body {error: {code, message, field?}}. */
@@ -36,6 +37,10 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
   if (err instanceof HttpError || err instanceof RetrievalError) {
     if (err.status >= 500) req.log?.warn({ err: err.message, code: err.code }, 'request failed');
     res.status(err.status).json(errorBody(err));
+    return;
+  }
+  if (classifyDbError(err) === 'unavailable') {
+    res.status(503).json({ error: { code: 'database_unavailable', message: 'the database is unreachable; retry shortly' } });
     return;
   }
   req.log?.error({ err }, 'unhandled error');

@@ -1,6 +1,3 @@
-/**
- * @jest-environment ./test/unit/embedders.env.cjs
- */
 import { join } from 'node:path';
 import { createHashEmbedder, fnv1a32 } from '../../server/embedders/hash.js';
 import { createLocalEmbedder, LOCAL_MODEL_ID } from '../../server/embedders/local.js';

@@ -1,5 +1,4 @@
-// Jest environment for tests that run onnxruntime-node (selected per file with a @jest-environment
-// docblock). Jest runs each test file in a vm context whose typed-array constructors differ from
+// Jest environment of every test (jest.config.js), for onnxruntime-node. Jest runs each test file in a vm context whose typed-array constructors differ from
 // the ones the native addon returns, so onnxruntime-common's `data instanceof Float32Array` checks
 // fail ("A float32 tensor's data must be type of function Float32Array()"). Sharing the outer
 // realm's constructors makes both sides agree.

@@ -1,0 +1,189 @@
+/**
+ * Latency benchmark: each retrieval mode against a bare vector-index query,
+ * measured side by side (interleaved, rotating order) on a synthetic graph of
+ * ~100k entities, ~500k relationships and ~50k passages with seeded random
+ * unit embeddings. Prints p50/p95 per mode and each mode's ratio to the bare
+ * `db.index.vector.queryNodes` call.
+ *
+ *   npx tsx bench/latency.ts [--entities 100000] [--relations 500000] [--passages 50000] [--questions 60]
+ *
+ * Without NEO4J_URI it runs its own embedded Neo4j (port 27687, .data/neo4j-bench)
+ * so the development database is never touched. The graph is generated once
+ * and reused while the generator settings are unchanged.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import neo4j, { type Driver } from 'neo4j-driver';
+import { ROOT } from '../server/config.js';
+import { createDriver } from '../server/db/driver.js';
+import { migrate } from '../server/db/migrate.js';
+import { Retriever } from '../server/retrieval/client.js';
+import { manageProjection } from '../server/retrieval/projection.js';
+
+const DIM = 384;
+const { values } = parseArgs({
+  options: {
+    entities: { type: 'string', default: '100000' },
+    relations: { type: 'string', default: '500000' },
+    passages: { type: 'string', default: '50000' },
+    questions: { type: 'string', default: '60' },
+    warmup: { type: 'string', default: '5' },
+    seed: { type: 'string', default: '1' },
+  },
+});
+const cfg = {
+  entities: Number(values.entities),
+  relations: Number(values.relations),
+  passages: Number(values.passages),
+  questions: Number(values.questions),
+  warmup: Number(values.warmup),
+  seed: Number(values.seed),
+};
+
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rand = rng(cfg.seed);
+/** Standard normal (Box-Muller), for isotropic random directions. */
+const gauss = () => Math.sqrt(-2 * Math.log(rand() || 1e-12)) * Math.cos(2 * Math.PI * rand());
+const unit = (v: number[]) => {
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+};
+const randomUnit = () => unit(Array.from({ length: DIM }, gauss));
+/** Skewed endpoint choice, so some entities are hubs as in real graphs. */
+const skewed = (n: number) => Math.floor(n * rand() ** 2);
+
+async function startDatabase(): Promise<{ uri: string; password: string }> {
+  if (process.env.NEO4J_URI) return { uri: process.env.NEO4J_URI, password: process.env.NEO4J_PASSWORD || 'graph-recall-dev' };
+  const env = { ...process.env, NEO4J_BOLT_PORT: '27687', NEO4J_HTTP_PORT: '27474', NEO4J_DATA_DIR: '.data/neo4j-bench', NEO4J_PASSWORD: 'graph-recall-bench', NEO4J_HEAP: process.env.NEO4J_HEAP || '4g', NEO4J_PAGECACHE: process.env.NEO4J_PAGECACHE || '3g' };
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'docker', 'neo4j.mjs'), 'start'], { env, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('could not start the benchmark Neo4j');
+  return { uri: 'bolt://127.0.0.1:27687', password: 'graph-recall-bench' };
+}
+
+async function run(driver: Driver, q: string, p: Record<string, unknown> = {}) {
+  const s = driver.session();
+  try {
+    return (await s.run(q, p)).records;
+  } finally {
+    await s.close();
+  }
+}
+
+async function generate(driver: Driver): Promise<void> {
+  const signature = JSON.stringify({ ...cfg, questions: undefined, warmup: undefined });
+  const existing = await run(driver, "OPTIONAL MATCH (m:GraphRecallMeta {key: 'bench'}) RETURN m.signature AS s");
+  if (existing[0].get('s') === signature) {
+    console.log('reusing the generated graph');
+    return;
+  }
+  console.log(`generating ${cfg.entities} entities, ${cfg.relations} relationships, ${cfg.passages} passages (${DIM}-d)...`);
+  const t0 = performance.now();
+  await run(driver, 'MATCH (n) WHERE NOT n:GraphRecallMigration CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS');
+  const batch = 2000;
+  for (let i = 0; i < cfg.entities; i += batch) {
+    const rows = Array.from({ length: Math.min(batch, cfg.entities - i) }, (_, k) => ({ id: `e${i + k}`, v: randomUnit(), d: randomUnit() }));
+    await run(driver, "UNWIND $rows AS r CREATE (:Entity {id: r.id, name: 'Entity ' + r.id, type: 'Thing', embedding: r.v, descriptionEmbedding: r.d})", { rows });
+    process.stderr.write(`\rentities ${i + rows.length}/${cfg.entities}`);
+  }
+  for (let i = 0; i < cfg.passages; i += batch) {
+    const rows = Array.from({ length: Math.min(batch, cfg.passages - i) }, (_, k) => ({
+      id: `p${i + k}`, v: randomUnit(), m: Array.from({ length: 3 + Math.floor(rand() * 3) }, () => `e${skewed(cfg.entities)}`),
+    }));
+    await run(driver, `UNWIND $rows AS r CREATE (p:Passage {id: r.id, title: r.id, text: 'Passage ' + r.id, embedding: r.v})
+                       WITH p, r UNWIND r.m AS eid MATCH (e:Entity {id: eid}) MERGE (p)-[:MENTIONS {weight: 1.0}]->(e)`, { rows });
+    process.stderr.write(`\rpassages ${i + rows.length}/${cfg.passages}   `);
+  }
+  for (let i = 0; i < cfg.relations; i += 10000) {
+    const rows = Array.from({ length: Math.min(10000, cfg.relations - i) }, () => {
+      const a = skewed(cfg.entities);
+      let b = Math.floor(rand() * cfg.entities);
+      if (b === a) b = (a + 1) % cfg.entities;
+      return { a: `e${a}`, b: `e${b}`, same: rand() < 0.02 };
+    });
+    await run(driver, `UNWIND $rows AS r MATCH (a:Entity {id: r.a}), (b:Entity {id: r.b})
+                       FOREACH (_ IN CASE WHEN r.same THEN [1] ELSE [] END | CREATE (a)-[:SAME_AS {score: 0.9, weight: 0.9}]->(b))
+                       FOREACH (_ IN CASE WHEN r.same THEN [] ELSE [1] END | CREATE (a)-[:RELATED {predicate: 'rel', weight: 1.0}]->(b))`, { rows });
+    process.stderr.write(`\rrelationships ${i + rows.length}/${cfg.relations}   `);
+  }
+  await run(driver, 'CALL db.awaitIndexes(3600)');
+  await run(driver, "MERGE (m:GraphRecallMeta {key: 'graph'}) SET m.updatedAt = datetime()");
+  await run(driver, "MERGE (m:GraphRecallMeta {key: 'bench'}) SET m.signature = $s", { s: signature });
+  console.log(`\ngenerated in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+async function main() {
+  const db = await startDatabase();
+  const driver = createDriver({ uri: db.uri, user: 'neo4j', password: db.password, database: 'neo4j' });
+  await migrate(driver, { dimension: DIM });
+  await generate(driver);
+  const tp = performance.now();
+  await manageProjection(driver, 'refresh', { graphName: 'graph_recall_ppr' });
+  console.log(`projection refreshed in ${((performance.now() - tp) / 1000).toFixed(1)} s`);
+  const counts = (await run(driver, 'RETURN COUNT { (:Entity) } AS e, COUNT { ()-[:RELATED|SAME_AS]->() } AS r, COUNT { (:Passage) } AS p, COUNT { ()-[:MENTIONS]->() } AS m'))[0].toObject();
+  console.log(`graph: ${counts.e} entities, ${counts.r} entity relationships, ${counts.p} passages, ${counts.m} mentions`);
+
+  const retriever = new Retriever(driver, { timeoutMs: 120000, allowedRelTypes: ['RELATED', 'SAME_AS'], pprGraphName: 'graph_recall_ppr' });
+  // Questions that resemble a few entities (so there are real seeds), like a real question would.
+  const entityVectors = await run(driver, 'MATCH (e:Entity) WHERE e.id IN $ids RETURN e.embedding AS v', {
+    ids: Array.from({ length: 3 * (cfg.questions + cfg.warmup) }, () => `e${Math.floor(rand() * cfg.entities)}`),
+  });
+  const questions = Array.from({ length: cfg.questions + cfg.warmup }, (_, i) => {
+    const parts = [0, 1, 2].map((k) => entityVectors[(3 * i + k) % entityVectors.length].get('v') as number[]);
+    const noise = randomUnit();
+    return unit(parts[0].map((_, d) => parts[0][d] + parts[1][d] + parts[2][d] + 0.5 * noise[d]));
+  });
+
+  type Variant = { name: string; run: (q: number[]) => Promise<unknown> };
+  const bare = async (q: number[]) => run(driver, "CALL db.index.vector.queryNodes('passage_embedding', $k, $q) YIELD node, score RETURN node.id AS id, score", { q, k: neo4j.int(50) });
+  const variants: Variant[] = [
+    { name: 'bare vector index (k=50)', run: bare },
+    { name: 'vector mode', run: (q) => retriever.retrieve({ mode: 'vector', questionEmbedding: q }) },
+    { name: 'gated T=3', run: (q) => retriever.retrieve({ mode: 'gated', questionEmbedding: q }) },
+    { name: 'gated T=3, gate off', run: (q) => retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: { gate: false } }) },
+    { name: 'ppr (exact weights)', run: (q) => retriever.retrieve({ mode: 'ppr', questionEmbedding: q }) },
+    { name: 'ppr (one unweighted run)', run: (q) => retriever.retrieve({ mode: 'ppr', questionEmbedding: q, params: { exactWeights: false } }) },
+  ];
+  const times = new Map(variants.map((v) => [v.name, [] as number[]]));
+  for (let i = 0; i < questions.length; i++) {
+    // Rotate the order so no variant always runs first (cache effects spread evenly).
+    const order = variants.map((_, k) => variants[(k + i) % variants.length]);
+    for (const v of order) {
+      const t0 = performance.now();
+      await v.run(questions[i]);
+      if (i >= cfg.warmup) times.get(v.name)!.push(performance.now() - t0);
+    }
+    process.stderr.write(`\rquestion ${i + 1}/${questions.length}`);
+  }
+  process.stderr.write('\n');
+  const base = percentile(times.get(variants[0].name)!, 50);
+  const rows = variants.map((v) => {
+    const t = times.get(v.name)!;
+    const p50 = percentile(t, 50);
+    return `| ${v.name.padEnd(26)} | ${p50.toFixed(1).padStart(8)} | ${percentile(t, 95).toFixed(1).padStart(8)} | ${(p50 / base).toFixed(2).padStart(8)}x |`;
+  });
+  console.log(`\n${cfg.questions} questions (after ${cfg.warmup} warm-up), interleaved; client-side wall time including Bolt round trip`);
+  console.log('| variant                    | p50 (ms) | p95 (ms) | p50 / bare |');
+  console.log('|----------------------------|----------|----------|------------|');
+  for (const r of rows) console.log(r);
+  await driver.close();
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

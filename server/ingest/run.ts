@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Driver } from 'neo4j-driver';
+import type { Config } from '../config.js';
+import { ensureEmbedder } from '../db/embedder-guard.js';
+import type { Embedder } from '../embedders/types.js';
+import { createExtractor } from '../extractors/index.js';
+import { ingestCurated, ingestDocuments, type IngestOptions, type IngestSummary } from './pipeline.js';
+import { readFolder, readHetionet, readJsonl } from './sources.js';
+
+export type IngestFormat = 'jsonl' | 'folder' | 'hetionet';
+
+/** jsonl for a .jsonl file, hetionet for a folder with nodes.tsv, folder otherwise. */
+export function detectFormat(p: string): IngestFormat {
+  if (!fs.existsSync(p)) throw new Error(`${p}: no such file or folder`);
+  const stat = fs.statSync(p);
+  if (stat.isFile()) return 'jsonl';
+  if (fs.existsSync(path.join(p, 'nodes.tsv'))) return 'hetionet';
+  return 'folder';
+}
+
+/** Reads any supported input and ingests it: the one path used by the CLI, the demo loader and the eval harness. */
+export async function ingestPath(
+  ctx: { driver: Driver; config: Config; embedder: Embedder; extractorName?: Config['extractor'] },
+  input: string,
+  opts: IngestOptions & { format?: IngestFormat } = {},
+): Promise<IngestSummary> {
+  const format = opts.format ?? detectFormat(input);
+  await ensureEmbedder(ctx.driver, ctx.embedder, ctx.config.neo4j.database);
+  const extractor = await createExtractor({ ...ctx.config, extractor: ctx.extractorName ?? ctx.config.extractor });
+  const base = { driver: ctx.driver, database: ctx.config.neo4j.database, embedder: ctx.embedder, extractor, graphName: ctx.config.pprGraphName, extraProjectionTypes: ctx.config.traverseTypes };
+  if (format === 'hetionet') return ingestCurated(base, await readHetionet(input), opts);
+  return ingestDocuments(base, format === 'jsonl' ? readJsonl(input) : readFolder(input), opts);
+}

@@ -1,0 +1,59 @@
+import type express from 'express';
+import { z } from 'zod';
+import { parseBody, requireApiKey, route, type Services } from '../app.js';
+import type { Extractor } from '../extractors/types.js';
+import { HttpError } from '../http/errors.js';
+import { deleteDocument, ingestDocuments } from '../ingest/pipeline.js';
+import type { ReadItem } from '../ingest/types.js';
+
+const DocumentsBody = z
+  .object({
+    documents: z
+      .array(
+        z
+          .object({
+            id: z.string().min(1).max(512).optional(),
+            title: z.string().trim().min(1).max(1000),
+            text: z.string().trim().min(1).max(200_000),
+            metadata: z.record(z.unknown()).optional(),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(100),
+  })
+  .strict();
+
+/** Small-batch ingestion over HTTP (the CLI handles corpora); API key required. */
+export function documentRoutes(svc: Services, extractor: () => Promise<Extractor>) {
+  return (app: express.Express) => {
+    app.post('/v1/documents', requireApiKey(svc.config), route(async (req, res) => {
+      const body = parseBody(DocumentsBody, req.body);
+      async function* items(): AsyncGenerator<ReadItem> {
+        for (const d of body.documents) {
+          const { deriveDocumentId } = await import('../ingest/sources.js');
+          yield { document: { id: d.id ?? deriveDocumentId(d.title, d.text), title: d.title, text: d.text, source: 'api', metadata: d.metadata } };
+        }
+      }
+      const summary = await ingestDocuments(
+        { driver: svc.driver, database: svc.config.neo4j.database, embedder: svc.embedder, extractor: await extractor(), graphName: svc.config.pprGraphName, extraProjectionTypes: svc.config.traverseTypes },
+        items(),
+        { strict: true },
+      );
+      res.status(201).json({
+        documents: summary.documents,
+        passages: summary.passages,
+        entities: summary.entities,
+        relations: summary.relations,
+        synonyms: summary.synonyms,
+        seconds: summary.seconds,
+      });
+    }));
+
+    app.delete('/v1/documents/:id', requireApiKey(svc.config), route(async (req, res) => {
+      const id = String(req.params.id);
+      if (!(await deleteDocument(svc.driver, id, svc.config.neo4j.database))) throw new HttpError(404, 'not_found', `no document with id "${id}"`, 'id');
+      res.status(204).end();
+    }));
+  };
+}

@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Driver } from 'neo4j-driver';
+import { createLocalEmbedder } from '../../server/embedders/local.js';
+import type { Embedder } from '../../server/embedders/types.js';
+import { createOfflineExtractor } from '../../server/extractors/offline.js';
+import type { Extractor } from '../../server/extractors/types.js';
+import { IngestInputError, deleteDocument, ingestCurated, ingestDocuments, type IngestContext } from '../../server/ingest/pipeline.js';
+import { readHetionet, readJsonl } from '../../server/ingest/sources.js';
+import { Retriever } from '../../server/retrieval/client.js';
+import { resetGraph, testDriver } from '../support/db.js';
+
+/** Ingestion end to end: real local model, offline extractor, real Neo4j. */
+const CORPUS = [
+  { id: 'ad-1', title: "Alzheimer's disease", text: "Alzheimer's disease (AD) is a neurodegenerative disease that usually starts slowly and worsens over time. It was described by Alois Alzheimer in 1906." },
+  { id: 'ad-2', title: 'Donepezil', text: 'Donepezil is a medication used to treat AD. It was developed by Eisai in Japan.' },
+  { id: 'alois', title: 'Alois Alzheimer', text: 'Alois Alzheimer was a German psychiatrist born in Marktbreit, Bavaria. He worked in Munich with Emil Kraepelin.' },
+  { id: 'eisai', title: 'Eisai', text: 'Eisai is a Japanese pharmaceutical company headquartered in Tokyo.' },
+  { id: 'munich', title: 'Munich', text: 'Munich is the capital of Bavaria, in the south of Germany.' },
+];
+
+let driver: Driver;
+let embedder: Embedder;
+let dir: string;
+const extractor = createOfflineExtractor();
+const ctx = (): IngestContext => ({ driver, embedder, extractor, graphName: 'graph_recall_ppr' });
+
+function writeCorpus(lines: string[]): string {
+  const file = path.join(dir, `corpus-${Math.random().toString(36).slice(2)}.jsonl`);
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+  return file;
+}
+const goodLines = () => CORPUS.map((d) => JSON.stringify(d));
+
+async function graphCounts() {
+  const s = driver.session();
+  try {
+    const r = await s.run(
+      `RETURN COUNT { (:Document) } AS documents, COUNT { (:Passage) } AS passages, COUNT { (:Entity) } AS entities,
+              COUNT { ()-[:MENTIONS]->() } AS mentions, COUNT { ()-[:RELATED]->() } AS related, COUNT { ()-[:SAME_AS]->() } AS sameAs`,
+    );
+    return r.records[0].toObject();
+  } finally {
+    await s.close();
+  }
+}
+
+beforeAll(async () => {
+  driver = await testDriver();
+  embedder = await createLocalEmbedder();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-'));
+});
+beforeEach(async () => resetGraph(driver));
+afterAll(async () => driver?.close());
+
+test('a corpus ingests; a bad line is reported with its number and skipped; a second run changes nothing', async () => {
+  const lines = goodLines();
+  lines.splice(2, 0, '{"title": "broken", "text": ');
+  const file = writeCorpus(lines);
+  const first = await ingestDocuments(ctx(), readJsonl(file), { batchSize: 2 });
+  expect(first.documents).toMatchObject({ read: 5, written: 5, unchanged: 0 });
+  expect(first.problems).toHaveLength(1);
+  expect(first.problems[0]).toMatchObject({ line: 3, reason: expect.stringMatching(/JSON/i) });
+  expect(first.passages).toBe(5);
+  expect(first.entities).toBeGreaterThan(8);
+  const after = await graphCounts();
+  expect(after).toMatchObject({ documents: 5, passages: 5 });
+  expect(after.related).toBeGreaterThan(0);
+
+  const second = await ingestDocuments(ctx(), readJsonl(file), { batchSize: 2 });
+  expect(second.documents).toMatchObject({ read: 5, written: 0, unchanged: 5 });
+  expect(second.entities).toBe(0);
+  expect(await graphCounts()).toEqual(after);
+
+  // Every passage is embedded with the real model and reachable through the index.
+  const s = driver.session();
+  const hit = await s.run("CALL db.index.vector.queryNodes('passage_embedding', 1, $q) YIELD node RETURN node.id AS id", {
+    q: (await embedder.embed(['Which company in Tokyo makes medicines?'], 'query'))[0],
+  });
+  await s.close();
+  expect(hit.records[0].get('id')).toBe('eisai');
+});
+
+test('--strict aborts before anything is written', async () => {
+  const lines = goodLines();
+  lines.push('{"title": "no text"}');
+  const file = writeCorpus(lines);
+  const err = await ingestDocuments(ctx(), readJsonl(file), { strict: true }).catch((e) => e);
+  expect(err).toBeInstanceOf(IngestInputError);
+  expect(err.message).toMatch(/:6: .*text/);
+  expect(await graphCounts()).toMatchObject({ documents: 0, passages: 0, entities: 0 });
+});
+
+test('an interrupted run resumes and ends with the same graph as an uninterrupted one', async () => {
+  const file = writeCorpus(goodLines());
+  await ingestDocuments(ctx(), readJsonl(file), { batchSize: 2 });
+  const clean = await graphCounts();
+  await resetGraph(driver);
+
+  let calls = 0;
+  const failing: Extractor = {
+    id: extractor.id,
+    async extract(p) {
+      if (++calls === 4) throw new Error('simulated crash in the third batch');
+      return extractor.extract(p);
+    },
+  };
+  await expect(ingestDocuments({ ...ctx(), extractor: failing }, readJsonl(file), { batchSize: 2 })).rejects.toThrow(/simulated crash/);
+  const partial = await graphCounts();
+  expect(partial.documents).toBe(2); // the first batch only: batches are all or nothing
+  const resumed = await ingestDocuments(ctx(), readJsonl(file), { batchSize: 2 });
+  expect(resumed.documents).toMatchObject({ unchanged: 2, written: 3 });
+  expect(await graphCounts()).toEqual(clean);
+});
+
+test('deleting a document removes what only it supported and keeps what others still mention', async () => {
+  const file = writeCorpus(goodLines());
+  await ingestDocuments(ctx(), readJsonl(file));
+  const s = driver.session();
+  const entitiesOf = async (id: string) =>
+    (await s.run('MATCH (:Passage {documentId: $id})-[:MENTIONS]->(e) RETURN collect(e.name) AS n', { id })).records[0].get('n') as string[];
+  const eisaiOnly = await entitiesOf('eisai');
+  expect(eisaiOnly).toEqual(expect.arrayContaining(['Tokyo']));
+  expect(await deleteDocument(driver, 'eisai')).toBe(true);
+  expect(await deleteDocument(driver, 'eisai')).toBe(false);
+  const names = (await s.run('MATCH (e:Entity) RETURN collect(e.name) AS n')).records[0].get('n') as string[];
+  expect(names).not.toContain('Tokyo'); // only the deleted passage mentioned it
+  expect(names).toContain('Eisai'); // still mentioned by the Donepezil passage
+  const rel = await s.run("MATCH ()-[r:RELATED {passageId: 'eisai'}]->() RETURN count(r) AS n");
+  expect(rel.records[0].get('n')).toBe(0);
+  await s.close();
+});
+
+test('an abbreviation reaches the same entity as the full name', async () => {
+  const file = writeCorpus(goodLines());
+  const summary = await ingestDocuments(ctx(), readJsonl(file));
+  expect(summary.synonyms).toBeGreaterThan(0);
+  const retriever = new Retriever(driver, { timeoutMs: 30000, allowedRelTypes: ['RELATED', 'SAME_AS'], pprGraphName: 'graph_recall_ppr' });
+  const question = 'Who first described AD?';
+  const [q] = await embedder.embed([question], 'query');
+  const res = await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: { steps: 2 } });
+  const reached = res.entities.map((e) => e.name);
+  expect(reached).toContain("Alzheimer's disease");
+  expect(res.passages.slice(0, 3).map((p) => p.id)).toContain('ad-1');
+});
+
+test('a curated graph in Hetionet format keeps its own relationship types', async () => {
+  const het = path.join(dir, 'hetionet');
+  fs.mkdirSync(het);
+  fs.writeFileSync(path.join(het, 'nodes.tsv'), 'id\tname\tkind\nCompound::DB01076\tAtorvastatin\tCompound\nGene::3156\tHMGCR\tGene\nDisease::DOID:1287\tcardiovascular system disease\tDisease\n');
+  fs.writeFileSync(path.join(het, 'metaedges.tsv'), 'metaedge\tabbreviation\tedges\tsource_nodes\ttarget_nodes\tunbiased\nCompound - binds - Gene\tCbG\t1\t1\t1\t0\nCompound - treats - Disease\tCtD\t1\t1\t1\t0\n');
+  fs.writeFileSync(path.join(het, 'edges.sif'), 'source\tmetaedge\ttarget\nCompound::DB01076\tCbG\tGene::3156\nCompound::DB01076\tCtD\tDisease::DOID:1287\n');
+  const graph = await readHetionet(het);
+  const summary = await ingestCurated(ctx(), graph);
+  expect(summary).toMatchObject({ entities: 3, relations: 2 });
+  const s = driver.session();
+  const r = await s.run("MATCH (a:Entity:Curated {name: 'Atorvastatin'})-[r]->(b) RETURN type(r) AS t, b.name AS b ORDER BY t");
+  expect(r.records.map((x) => [x.get('t'), x.get('b')])).toEqual([['BINDS_CbG', 'HMGCR'], ['TREATS_CtD', 'cardiovascular system disease']]);
+  const meta = await s.run("MATCH (m:GraphRecallMeta {key: 'graph'}) RETURN m.curatedTypes AS t");
+  expect([...meta.records[0].get('t')].sort()).toEqual(['BINDS_CbG', 'TREATS_CtD']);
+  await s.close();
+  const again = await ingestCurated(ctx(), graph);
+  expect(again.entities).toBe(0);
+  expect(await graphCounts()).toMatchObject({ entities: 3 });
+});
