@@ -1,15 +1,23 @@
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express from 'express';
 import type { Driver } from 'neo4j-driver';
 import { z } from 'zod';
 import type { Config } from './config.js';
 import type { Embedder } from './embedders/types.js';
-import { HttpError, errorHandler, fromZod } from './http/errors.js';
+import path from 'node:path';
+import type { Generator } from './answer/generator.js';
+import { ROOT } from './config.js';
+import type { Extractor } from './extractors/types.js';
+import { HttpError, errorHandler } from './http/errors.js';
+import { clientGone, parseBody, requireApiKey, route } from './http/handlers.js';
 import { requestId } from './http/request-id.js';
 import type { Logger } from './logger.js';
 import { health } from './health.js';
 import type { Retriever } from './retrieval/client.js';
 import { manageProjection } from './retrieval/projection.js';
 import { embedQuestion, modeSchema, questionFields, retrieveTimed, validateParams } from './retrieval/service.js';
+import { answerRoutes } from './routes/answer.js';
+import { compareRoutes } from './routes/compare.js';
+import { documentRoutes } from './routes/documents.js';
 
 export interface Services {
   config: Config;
@@ -17,35 +25,10 @@ export interface Services {
   retriever: Retriever;
   embedder: Embedder;
   logger: Logger;
-}
-
-type Handler = (req: Request, res: Response) => Promise<unknown>;
-/** Express 5 forwards rejected promises to the error handler; this keeps handlers plain async functions. */
-export const route = (h: Handler) => (req: Request, res: Response, next: NextFunction) => h(req, res).catch(next);
-
-export function parseBody<T extends z.ZodTypeAny>(schema: T, body: unknown): z.infer<T> {
-  const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) throw fromZod(parsed.error);
-  return parsed.data;
-}
-
-/** Aborts when the client goes away, so the database work can be cancelled. */
-export function clientGone(req: Request, res: Response): AbortSignal {
-  const ac = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) ac.abort();
-  });
-  return ac.signal;
-}
-
-/** Endpoints that change data need API_KEY (X-Api-Key or Bearer); without one configured they are refused. */
-export function requireApiKey(config: Config) {
-  return (req: Request, _res: Response, next: NextFunction) => {
-    const given = req.header('x-api-key') ?? req.header('authorization')?.replace(/^Bearer\s+/i, '');
-    if (!config.apiKey) return next(new HttpError(403, 'forbidden', 'this endpoint is disabled: set API_KEY on the server to enable it'));
-    if (given !== config.apiKey) return next(new HttpError(401, 'unauthorized', 'missing or wrong API key (X-Api-Key header)'));
-    next();
-  };
+  /** The extractor for POST /v1/documents, created on first use. */
+  extractor: () => Promise<Extractor>;
+  /** The answer generator for POST /v1/answer, created on first use. */
+  generator: () => Promise<Generator>;
 }
 
 const RetrieveBody = z
@@ -83,6 +66,11 @@ export function createApp(svc: Services, extraRoutes: ((app: express.Express) =>
     }
   }));
 
+  answerRoutes(svc)(app);
+  compareRoutes(svc)(app);
+  // The page at / for trying it out.
+  app.use(express.static(path.join(ROOT, 'server', 'public'), { index: 'index.html' }));
+  documentRoutes(svc)(app);
   for (const add of extraRoutes) add(app);
   app.use((_req, _res, next) => next(new HttpError(404, 'not_found', 'no such endpoint')));
   app.use(errorHandler);

@@ -25,11 +25,13 @@ export interface Config {
   voyage: { apiKey: string | undefined; model: string; dimension: number; baseUrl: string | undefined };
   extractor: 'offline' | 'anthropic';
   generator: 'offline' | 'anthropic';
-  anthropic: { apiKey: string | undefined; model: string; baseUrl: string | undefined };
+  anthropic: { apiKey: string | undefined; model: string; baseUrl: string | undefined; maxTokens: number };
   /** Relationship types the graph walk may follow (curated graphs add their own). */
   traverseTypes: string[];
   pprGraphName: string;
   demoCorpus: string | undefined;
+  /** SSE comment lines this often keep proxies from closing an idle answer stream. */
+  sseHeartbeatMs: number;
 }
 
 class ConfigError extends Error {}
@@ -75,9 +77,15 @@ export function loadConfig(): Config {
     voyage: { apiKey: env.VOYAGE_API_KEY || undefined, model: env.VOYAGE_MODEL || 'voyage-3.5-lite', dimension: int('VOYAGE_DIMENSION', 1024, 1, 4096), baseUrl: env.VOYAGE_BASE_URL || undefined },
     extractor: oneOf('EXTRACTOR', env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline', ['offline', 'anthropic'] as const),
     generator: oneOf('GENERATOR', env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline', ['offline', 'anthropic'] as const),
-    anthropic: { apiKey: env.ANTHROPIC_API_KEY || undefined, model: env.ANTHROPIC_MODEL || 'claude-sonnet-4-5', baseUrl: env.ANTHROPIC_BASE_URL || undefined },
+    anthropic: {
+      apiKey: env.ANTHROPIC_API_KEY || undefined,
+      model: env.ANTHROPIC_MODEL || 'claude-sonnet-4-6',
+      baseUrl: env.ANTHROPIC_BASE_URL || undefined,
+      maxTokens: int('ANTHROPIC_MAX_TOKENS', 512, 1, 64000),
+    },
     traverseTypes,
     pprGraphName: env.PPR_GRAPH_NAME || 'graph_recall_ppr',
+    sseHeartbeatMs: int('SSE_HEARTBEAT_MS', 15000, 10, 600000),
     demoCorpus: env.DEMO_CORPUS === 'none' ? undefined : env.DEMO_CORPUS || path.join(ROOT, 'bench', 'data', 'demo', 'corpus.jsonl'),
   };
 }

@@ -12,11 +12,11 @@ import { Retriever } from './retrieval/client.js';
 import { manageProjection, type ProjectionAction } from './retrieval/projection.js';
 import { ensureEmbedder } from './db/embedder-guard.js';
 import { createExtractor } from './extractors/index.js';
+import { createGenerator } from './answer/generator.js';
 import { curatedTypes, formatProblem, type IngestSummary } from './ingest/pipeline.js';
 import { progressBar } from './ingest/progress.js';
 import { reembed } from './ingest/reembed.js';
 import { ingestPath, type IngestFormat } from './ingest/run.js';
-import { documentRoutes } from './routes/documents.js';
 
 const HELP = `graph-recall - database-native GraphRAG retrieval on Neo4j
 
@@ -89,9 +89,13 @@ async function serve(cfg: Config): Promise<void> {
     allowedRelTypes: allowed,
     pprGraphName: cfg.pprGraphName,
   });
-  const services = { config: { ...cfg, traverseTypes: allowed }, driver, retriever, embedder, logger };
   let extractor: ReturnType<typeof createExtractor> | undefined;
-  const app = createApp(services, [documentRoutes(services, () => (extractor ??= createExtractor(cfg)))]);
+  let generator: ReturnType<typeof createGenerator> | undefined;
+  const app = createApp({
+    config: { ...cfg, traverseTypes: allowed }, driver, retriever, embedder, logger,
+    extractor: () => (extractor ??= createExtractor(cfg)),
+    generator: () => (generator ??= createGenerator(cfg)),
+  });
   const server = app.listen(cfg.port, cfg.host, () => {
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : cfg.port;

@@ -37,7 +37,7 @@ export interface IngestOptions {
 }
 
 export interface Progress {
-  stage: 'read' | 'ingest' | 'synonyms' | 'projection';
+  stage: 'read' | 'ingest' | 'synonyms' | 'projection' | 'questions';
   done: number;
   total: number;
 }

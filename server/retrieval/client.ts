@@ -7,7 +7,7 @@ import { INTEGER_PARAMS, MODES, defaultParams, type Mode } from './params.js';
 
 export interface Seed { id: string; name: string; type: string | null; score: number | null; activation: number; sources: string[] }
 export interface RankedEntity { id: string; name: string; type: string | null; activation: number }
-export interface RankedPassage { rank: number; id: string; title: string | null; text: string; score: number; graphScore: number; vectorScore: number }
+export interface RankedPassage { rank: number; id: string; documentId: string | null; title: string | null; text: string; score: number; graphScore: number; vectorScore: number }
 export interface EvidencePath { passageId: string; nodes: { id: string; name: string }[]; relationships: { type: string; predicate: string | null }[] }
 
 export interface RetrievalResult {

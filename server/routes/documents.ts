@@ -1,7 +1,7 @@
 import type express from 'express';
 import { z } from 'zod';
-import { parseBody, requireApiKey, route, type Services } from '../app.js';
-import type { Extractor } from '../extractors/types.js';
+import type { Services } from '../app.js';
+import { parseBody, requireApiKey, route } from '../http/handlers.js';
 import { HttpError } from '../http/errors.js';
 import { deleteDocument, ingestDocuments } from '../ingest/pipeline.js';
 import type { ReadItem } from '../ingest/types.js';
@@ -25,7 +25,7 @@ const DocumentsBody = z
   .strict();
 
 /** Small-batch ingestion over HTTP (the CLI handles corpora); API key required. */
-export function documentRoutes(svc: Services, extractor: () => Promise<Extractor>) {
+export function documentRoutes(svc: Services) {
   return (app: express.Express) => {
     app.post('/v1/documents', requireApiKey(svc.config), route(async (req, res) => {
       const body = parseBody(DocumentsBody, req.body);
@@ -36,7 +36,7 @@ export function documentRoutes(svc: Services, extractor: () => Promise<Extractor
         }
       }
       const summary = await ingestDocuments(
-        { driver: svc.driver, database: svc.config.neo4j.database, embedder: svc.embedder, extractor: await extractor(), graphName: svc.config.pprGraphName, extraProjectionTypes: svc.config.traverseTypes },
+        { driver: svc.driver, database: svc.config.neo4j.database, embedder: svc.embedder, extractor: await svc.extractor(), graphName: svc.config.pprGraphName, extraProjectionTypes: svc.config.traverseTypes },
         items(),
         { strict: true },
       );

@@ -19,7 +19,7 @@ export async function loadGraph(driver: Driver, g: FixtureGraph): Promise<void> 
     await s.run(
       `UNWIND $passages AS p
        MERGE (d:Document {id: 'doc-' + p.id}) SET d.title = p.title
-       CREATE (x:Passage {id: p.id, title: p.title, text: p.text, embedding: p.embedding})-[:PART_OF]->(d)
+       CREATE (x:Passage {id: p.id, documentId: 'doc-' + p.id, title: p.title, text: p.text, embedding: p.embedding})-[:PART_OF]->(d)
        WITH x, p UNWIND p.mentions AS eid
        MATCH (e:Entity {id: eid}) CREATE (x)-[:MENTIONS {weight: 1.0}]->(e)`,
       { passages: g.passages },

@@ -3,9 +3,12 @@
  * the official SDK (or anything else) talks to it over the network exactly as it would
  * to api.anthropic.com (`baseURL` = `url`; the SDK appends /v1/messages).
  *
- *  - `POST /v1/messages`: needs `x-api-key` (401 authentication_error otherwise, or when
- *    `opts.apiKey` is set and differs) and `anthropic-version` (400 invalid_request_error
- *    otherwise, as the real API answers). Body checks: model, max_tokens, messages.
+ *  - `POST /v1/messages`: needs an API key, as `x-api-key` or as `Authorization: Bearer <key>`
+ *    (SDK 1.x, which speaks API version 2026-10-21, sends the latter) - 401
+ *    authentication_error otherwise, or when `opts.apiKey` is set and differs - and
+ *    `anthropic-version` (400 invalid_request_error otherwise, as the real API answers).
+ *    Body checks: model, max_tokens, messages; from version 2026-10-21 on, temperature /
+ *    top_p / top_k are rejected with a 400 as the real API does.
  *  - Non-streaming: a Message `{id, type:'message', role, model, content, stop_reason,
  *    stop_sequence, usage, ...}`. With `tool_choice: {type:'tool', name}` (or `any`) the
  *    content is one `tool_use` block whose input is the tool handler's return value;
@@ -69,6 +72,8 @@ export interface MockAnthropic {
   enqueueFailure(f: MockFailure): void;
   setToolHandler(fn: ToolHandler): void;
   setTextReply(text: TextReply): void;
+  /** How each stream ended: 'completed', or 'client-closed' when the caller hung up mid-stream. */
+  readonly streamOutcomes: ('completed' | 'client-closed')[];
   close(): Promise<void>;
 }
 
@@ -99,6 +104,17 @@ const DEFAULT_MESSAGES: Record<string, string> = {
 
 const DEFAULT_TEXT = 'Hello from the mock Anthropic server. This reply arrives in several pieces, as a real stream would.';
 
+/**
+ * The API key a request carried: `x-api-key`, or `Authorization: Bearer <key>` (the SDK 1.x /
+ * API version 2026-10-21 way; the API accepts both).
+ */
+export function apiKeyOf(req: Pick<RecordedRequest, 'headers'>): string | undefined {
+  const x = req.headers['x-api-key'];
+  if (x) return x;
+  const m = (req.headers['authorization'] ?? '').match(/^Bearer\s+(.+)$/i);
+  return m ? m[1] : undefined;
+}
+
 const rid = (prefix: string) => `${prefix}_01${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
 /** Rough token count (about four characters a token), enough for plausible usage numbers. */
 const tokens = (s: string) => Math.max(1, Math.ceil(s.length / 4));
@@ -125,6 +141,7 @@ function splitJson(json: string, pieces: number): string[] {
 export async function startMockAnthropic(opts: MockAnthropicOptions = {}): Promise<MockAnthropic> {
   const requests: RecordedRequest[] = [];
   const failures: MockFailure[] = [];
+  const streamOutcomes: ("completed" | "client-closed")[] = [];
   let toolHandler: ToolHandler | undefined = opts.toolHandler;
   let textReply: TextReply = opts.textReply ?? DEFAULT_TEXT;
   const wordsPerDelta = Math.max(1, opts.wordsPerDelta ?? 2);
@@ -214,6 +231,9 @@ export async function startMockAnthropic(opts: MockAnthropicOptions = {}): Promi
       connection: 'keep-alive',
       'request-id': rid('req'),
     });
+    res.on('close', () => {
+      if (!res.writableFinished) streamOutcomes.push('client-closed');
+    });
     const shell = messageShell(body, inputTokens);
     shell.usage.output_tokens = 1;
     writeEvent(res, 'message_start', { type: 'message_start', message: shell });
@@ -231,6 +251,7 @@ export async function startMockAnthropic(opts: MockAnthropicOptions = {}): Promi
       const upTo = failMidStream ? Math.max(1, Math.floor(pieces.length / 2)) : pieces.length;
       for (let i = 0; i < upTo && i < pieces.length; i++) {
         const delta = b.type === 'text' ? { type: 'text_delta', text: pieces[i] } : { type: 'input_json_delta', partial_json: pieces[i] };
+        if (res.destroyed) return;
         writeEvent(res, 'content_block_delta', { type: 'content_block_delta', index, delta });
         await pause();
       }
@@ -249,21 +270,29 @@ export async function startMockAnthropic(opts: MockAnthropicOptions = {}): Promi
     });
     writeEvent(res, 'message_stop', { type: 'message_stop' });
     res.end();
+    streamOutcomes.push('completed');
   }
 
   async function handleMessages(res: http.ServerResponse, rec: RecordedRequest) {
     const h = rec.headers;
-    if (!h['x-api-key'] || (opts.apiKey !== undefined && h['x-api-key'] !== opts.apiKey)) {
-      return sendError(res, 401, h['x-api-key'] ? 'invalid x-api-key' : 'x-api-key header is required');
-    }
-    if (!h['anthropic-version']) return sendError(res, 400, 'anthropic-version: header is required');
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(h['anthropic-version'])) return sendError(res, 400, `anthropic-version: invalid version ${h['anthropic-version']}`);
+    const key = apiKeyOf(rec);
+    if (!key) return sendError(res, 401, 'x-api-key header is required');
+    if (opts.apiKey !== undefined && key !== opts.apiKey) return sendError(res, 401, 'invalid x-api-key');
+    const version = h['anthropic-version'];
+    if (!version) return sendError(res, 400, 'anthropic-version: header is required');
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(version)) return sendError(res, 400, `anthropic-version: invalid version ${version}`);
 
     const body = rec.body;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return sendError(res, 400, 'Request body must be a JSON object');
     if (typeof body.model !== 'string' || !body.model) return sendError(res, 400, 'model: Field required');
     if (!Number.isInteger(body.max_tokens) || body.max_tokens < 1) return sendError(res, 400, 'max_tokens: Field required');
     if (!Array.isArray(body.messages) || body.messages.length === 0) return sendError(res, 400, 'messages: at least one message is required');
+    if (version >= '2026-10-21') {
+      // API version 2026-10-21 removed the sampling parameters: sending any of them is a 400.
+      for (const p of ['temperature', 'top_p', 'top_k']) {
+        if (p in body) return sendError(res, 400, `${p}: Extra inputs are not permitted`);
+      }
+    }
 
     const failure = failures.shift();
     const streaming = body.stream === true;
@@ -333,6 +362,7 @@ export async function startMockAnthropic(opts: MockAnthropicOptions = {}): Promi
     setToolHandler(fn: ToolHandler) {
       toolHandler = fn;
     },
+    streamOutcomes,
     setTextReply(text: TextReply) {
       textReply = text;
     },

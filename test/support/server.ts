@@ -6,6 +6,9 @@ import { loadConfig, type Config } from '../../server/config.js';
 import { createDriver } from '../../server/db/driver.js';
 import type { Embedder } from '../../server/embedders/types.js';
 import { createLogger } from '../../server/logger.js';
+import { createExtractiveGenerator } from '../../server/answer/extractive.js';
+import type { Generator } from '../../server/answer/generator.js';
+import { createOfflineExtractor } from '../../server/extractors/offline.js';
 import { Retriever } from '../../server/retrieval/client.js';
 
 export interface RunningServer {
@@ -16,7 +19,7 @@ export interface RunningServer {
 }
 
 /** The real HTTP app on an ephemeral loopback port, against the test database (or the given URI). */
-export async function startServer(opts: { embedder: Embedder; uri?: string; timeoutMs?: number; config?: Partial<Config> }): Promise<RunningServer> {
+export async function startServer(opts: { embedder: Embedder; uri?: string; timeoutMs?: number; config?: Partial<Config>; generator?: () => Promise<Generator> }): Promise<RunningServer> {
   const base = loadConfig();
   const config: Config = {
     ...base,
@@ -27,7 +30,8 @@ export async function startServer(opts: { embedder: Embedder; uri?: string; time
   const driver = createDriver(config.neo4j);
   const logger = createLogger('silent');
   const retriever = new Retriever(driver, { database: 'neo4j', timeoutMs: config.queryTimeoutMs, allowedRelTypes: config.traverseTypes, pprGraphName: config.pprGraphName });
-  const services: Services = { config, driver, retriever, embedder: opts.embedder, logger };
+  const extractor = createOfflineExtractor();
+  const services: Services = { config, driver, retriever, embedder: opts.embedder, logger, extractor: async () => extractor, generator: opts.generator ?? (async () => createExtractiveGenerator()) };
   const app = createApp(services);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

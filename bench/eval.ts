@@ -1,0 +1,285 @@
+/**
+ * Evaluation and A/B harness: Recall@2/5/10, MRR and latency per retrieval
+ * mode on a multi-hop QA set, through the same code path as the API.
+ *
+ *   npm run eval -- --dataset <folder> [--questions <file.jsonl>] [--modes vector,gated,ppr]
+ *                   [--sweep T=1..4,decay=0.3..0.9] [--ablate gate] [--out <dir>] [--limit N]
+ *
+ * The folder holds corpus.jsonl and dev.jsonl (../shared/data format). The
+ * corpus is ingested once into its own embedded Neo4j data folder, keyed by
+ * the corpus hash, the embedder and the extractor (.data/eval/<key>), so
+ * switching datasets costs a restart, not a re-ingest. With NEO4J_URI set, that
+ * database is used instead (emptied and re-ingested when the key differs).
+ */
+import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Driver } from 'neo4j-driver';
+import { ROOT, loadConfig, type Config } from '../server/config.js';
+import { createDriver } from '../server/db/driver.js';
+import { migrate } from '../server/db/migrate.js';
+import { createEmbedder } from '../server/embedders/index.js';
+import type { Embedder } from '../server/embedders/types.js';
+import { progressBar } from '../server/ingest/progress.js';
+import { ingestPath } from '../server/ingest/run.js';
+import { Retriever, type RetrievalResult } from '../server/retrieval/client.js';
+import { jaccardAtK, rankCorrelation } from '../server/retrieval/overlap.js';
+import type { Mode } from '../server/retrieval/params.js';
+import { embedQuestion, retrieveTimed, validateParams } from '../server/retrieval/service.js';
+import { exactMatch, f1Score } from './metrics.js';
+import { barChartSvg, latencyChartSvg } from './svg.js';
+
+interface Question { id: string; question: string; answers: string[]; type?: string; supporting_ids: string[] }
+interface Variant { name: string; mode: Mode; params: Record<string, unknown> }
+
+const USAGE = `usage: npm run eval -- --dataset <folder> [--questions <file.jsonl>] [--modes vector,gated,ppr]
+                        [--sweep T=1..4,decay=0.3..0.9] [--ablate gate] [--out <dir>] [--limit N]`;
+
+const { values } = parseArgs({
+  options: {
+    dataset: { type: 'string' },
+    questions: { type: 'string' },
+    modes: { type: 'string', default: 'vector,gated,ppr' },
+    sweep: { type: 'string' },
+    ablate: { type: 'string' },
+    out: { type: 'string' },
+    limit: { type: 'string' },
+    params: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+
+/** "T=1..4,decay=0.3..0.9" (optional ":step") -> the gated parameter grid. */
+export function parseSweep(spec: string): Record<string, unknown>[] {
+  const axes = spec.split(',').map((part) => {
+    const m = part.trim().match(/^(\w+)=([\d.]+)\.\.([\d.]+)(?::([\d.]+))?$/);
+    if (!m) throw new Error(`--sweep: cannot read "${part}" (expected name=from..to[:step])`);
+    const name = m[1] === 'T' ? 'steps' : m[1];
+    const [from, to] = [Number(m[2]), Number(m[3])];
+    const step = m[4] ? Number(m[4]) : Number.isInteger(from) && Number.isInteger(to) ? 1 : 0.2;
+    const vals: number[] = [];
+    for (let v = from; v <= to + 1e-9; v += step) vals.push(Math.round(v * 1000) / 1000);
+    return { name, vals };
+  });
+  return axes.reduce<Record<string, unknown>[]>((grid, axis) => grid.flatMap((g) => axis.vals.map((v) => ({ ...g, [axis.name]: v }))), [{}]);
+}
+
+function variants(): Variant[] {
+  const modes = String(values.modes).split(',').map((m) => m.trim()) as Mode[];
+  const extra = values.params ? (JSON.parse(values.params) as Record<string, Record<string, unknown>>) : {};
+  const out: Variant[] = [];
+  for (const mode of modes) {
+    if (!['vector', 'gated', 'ppr'].includes(mode)) throw new Error(`--modes: unknown mode "${mode}"`);
+    if (mode === 'gated' && values.sweep) {
+      for (const p of parseSweep(values.sweep)) {
+        out.push({ name: `gated[${Object.entries(p).map(([k, v]) => `${k === 'steps' ? 'T' : k}=${v}`).join(',')}]`, mode, params: { ...extra.gated, ...p } });
+      }
+    } else out.push({ name: mode, mode, params: { ...extra[mode] } });
+  }
+  for (const a of (values.ablate ?? '').split(',').filter(Boolean)) {
+    if (a !== 'gate') throw new Error(`--ablate: only "gate" is supported, got "${a}"`);
+    out.push({ name: 'gated[gate=off]', mode: 'gated', params: { ...extra.gated, gate: false } });
+  }
+  for (const v of out) validateParams(v.mode, v.params);
+  return out;
+}
+
+function readQuestions(file: string): Question[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l, i) => {
+      const q = JSON.parse(l);
+      if (!q.question || !Array.isArray(q.supporting_ids)) throw new Error(`${file}:${i + 1}: needs question and supporting_ids`);
+      return { id: String(q.id ?? i + 1), question: q.question, answers: q.answers ?? [], type: q.type, supporting_ids: q.supporting_ids.map(String) };
+    });
+}
+
+const gitCommit = () => spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() || 'unknown';
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
+};
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+const r4 = (x: number) => Math.round(x * 10000) / 10000;
+
+/** An embedded Neo4j whose data folder is keyed by what was ingested into it. */
+async function openDatabase(cfg: Config, key: string): Promise<{ driver: Driver; fresh: boolean; stop: () => void }> {
+  if (process.env.NEO4J_URI) {
+    const driver = createDriver(cfg.neo4j);
+    return { driver, fresh: false, stop: () => {} };
+  }
+  const env = {
+    ...process.env,
+    NEO4J_BOLT_PORT: process.env.EVAL_NEO4J_BOLT_PORT || '27688',
+    NEO4J_HTTP_PORT: process.env.EVAL_NEO4J_HTTP_PORT || '27475',
+    NEO4J_DATA_DIR: `.data/eval/${key}`,
+    NEO4J_PASSWORD: 'graph-recall-eval',
+  };
+  const launcher = path.join(ROOT, 'docker', 'neo4j.mjs');
+  // One eval database runs at a time: stop whichever one holds the port.
+  for (const d of fs.existsSync(path.join(ROOT, '.data/eval')) ? fs.readdirSync(path.join(ROOT, '.data/eval')) : []) {
+    if (d !== key) spawnSync(process.execPath, [launcher, 'stop'], { env: { ...env, NEO4J_DATA_DIR: `.data/eval/${d}` }, stdio: 'ignore' });
+  }
+  const fresh = !fs.existsSync(path.join(ROOT, '.data/eval', key, 'data'));
+  const r = spawnSync(process.execPath, [launcher, 'start'], { env, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('could not start the eval Neo4j');
+  const driver = createDriver({ ...cfg.neo4j, uri: `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, password: env.NEO4J_PASSWORD });
+  return { driver, fresh, stop: () => spawnSync(process.execPath, [launcher, 'stop'], { env, stdio: 'ignore' }) };
+}
+
+async function ensureCorpus(driver: Driver, cfg: Config, embedder: Embedder, corpus: string, key: string): Promise<number> {
+  const s = driver.session();
+  try {
+    const meta = await s.run("OPTIONAL MATCH (m:GraphRecallMeta {key: 'evalCorpus'}) RETURN m.value AS v");
+    if (meta.records[0].get('v') === key) return 0;
+    await s.run('MATCH (n) WHERE NOT n:GraphRecallMigration CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS');
+  } finally {
+    await s.close();
+  }
+  const t0 = performance.now();
+  const summary = await ingestPath({ driver, config: cfg, embedder }, corpus, { onProgress: progressBar() });
+  const seconds = (performance.now() - t0) / 1000;
+  console.log(`ingested ${summary.passages} passages, ${summary.entities} entities, ${summary.relations} relations, ${summary.synonyms} synonyms in ${seconds.toFixed(0)} s`);
+  const s2 = driver.session();
+  await s2.run("MERGE (m:GraphRecallMeta {key: 'evalCorpus'}) SET m.value = $key", { key });
+  await s2.close();
+  return seconds;
+}
+
+async function main() {
+  if (values.help || !values.dataset) {
+    console.log(USAGE);
+    process.exit(values.help ? 0 : 2);
+  }
+  const dataset = path.resolve(values.dataset);
+  const corpus = path.join(dataset, 'corpus.jsonl');
+  const questionsFile = path.resolve(values.questions ?? path.join(dataset, 'dev.jsonl'));
+  for (const f of [corpus, questionsFile]) if (!fs.existsSync(f)) throw new Error(`${f}: not found`);
+  const vs = variants();
+  let questions = readQuestions(questionsFile);
+  if (values.limit) questions = questions.slice(0, Number(values.limit));
+  const cfg = loadConfig();
+  const embedder = await createEmbedder(cfg);
+  const corpusHash = crypto.createHash('sha256').update(fs.readFileSync(corpus)).digest('hex').slice(0, 12);
+  const key = `${path.basename(dataset)}-${corpusHash}-${embedder.id.replace(/[^\w.-]+/g, '_')}-${cfg.extractor}`;
+  const db = await openDatabase(cfg, key);
+  const { driver } = db;
+  await migrate(driver, { dimension: embedder.dimension });
+  const ingestSeconds = await ensureCorpus(driver, cfg, embedder, corpus, key);
+  const retriever = new Retriever(driver, { timeoutMs: 60000, allowedRelTypes: cfg.traverseTypes, pprGraphName: cfg.pprGraphName });
+
+  // Every question, every variant, interleaved (rotating order), after one warm-up question.
+  const perQuestion: Record<string, unknown>[] = [];
+  const warm = await embedQuestion(embedder, { question: questions[0].question });
+  for (const v of vs) await retrieveTimed(retriever, { mode: v.mode, question: questions[0].question, ...warm, params: v.params });
+  const bar = progressBar();
+  for (let i = 0; i < questions.length; i++) {
+    const q = questions[i];
+    const emb = await embedQuestion(embedder, { question: q.question });
+    const results: Record<string, RetrievalResult & { timings: { totalMs: number } }> = {};
+    for (let k = 0; k < vs.length; k++) {
+      const v = vs[(k + i) % vs.length];
+      results[v.name] = await retrieveTimed(retriever, { mode: v.mode, question: q.question, ...emb, params: v.params });
+    }
+    const row: Record<string, unknown> = { id: q.id, question: q.question, type: q.type, supporting_ids: q.supporting_ids, answers: q.answers, modes: {} };
+    for (const v of vs) {
+      const r = results[v.name];
+      const ids = r.passages.map((p) => p.documentId ?? p.id);
+      const gold = new Set(q.supporting_ids);
+      const recall = (k: number) => q.supporting_ids.length ? ids.slice(0, k).filter((id) => gold.has(id)).length / gold.size : 0;
+      const first = ids.findIndex((id) => gold.has(id));
+      (row.modes as Record<string, unknown>)[v.name] = {
+        passages: ids, recall_at_2: recall(2), recall_at_5: recall(5), recall_at_10: recall(10),
+        rr: first >= 0 ? 1 / (first + 1) : 0, totalMs: r.timings.totalMs, dbMs: r.timings.dbMs,
+        seeds: r.seeds.map((s) => s.name),
+      };
+    }
+    perQuestion.push(row);
+    bar({ stage: 'questions', done: i + 1, total: questions.length });
+  }
+
+  // Answers (EM/F1) only with Claude; nothing is ever invented offline.
+  let answers: Record<string, { em: number; f1: number }> | 'not run' = 'not run';
+  if (cfg.anthropic.apiKey) {
+    const { createGenerator } = await import('../server/answer/generator.js');
+    const generator = await createGenerator({ ...cfg, generator: 'anthropic' });
+    answers = {};
+    for (const v of vs) {
+      const ems: number[] = [];
+      const f1s: number[] = [];
+      for (const row of perQuestion) {
+        const m = (row.modes as Record<string, { passages: string[] }>)[v.name];
+        const emb = await embedQuestion(embedder, { question: row.question as string });
+        const r = await retrieveTimed(retriever, { mode: v.mode, question: row.question as string, ...emb, params: { ...v.params, topK: 5 } });
+        const out = await generator.complete(row.question as string, r.passages.slice(0, 5));
+        ems.push(exactMatch(out.answer, row.answers as string[]));
+        f1s.push(f1Score(out.answer, row.answers as string[]));
+        (m as Record<string, unknown>).answer = out.answer;
+      }
+      answers[v.name] = { em: r4(mean(ems)), f1: r4(mean(f1s)) };
+    }
+  }
+
+  const summary = {
+    dataset: path.basename(dataset),
+    questionsFile,
+    n: questions.length,
+    modes: Object.fromEntries(vs.map((v) => {
+      const ms = perQuestion.map((r) => (r.modes as Record<string, Record<string, number>>)[v.name]);
+      return [v.name, {
+        recall_at_2: r4(mean(ms.map((m) => m.recall_at_2))),
+        recall_at_5: r4(mean(ms.map((m) => m.recall_at_5))),
+        recall_at_10: r4(mean(ms.map((m) => m.recall_at_10))),
+        mrr: r4(mean(ms.map((m) => m.rr))),
+        p50_ms: r4(pct(ms.map((m) => m.totalMs), 50)),
+        p95_ms: r4(pct(ms.map((m) => m.totalMs), 95)),
+      }];
+    })),
+  };
+  const names = vs.map((v) => v.name);
+  const agreement = names.includes('gated') && names.includes('ppr')
+    ? {
+        jaccard_at_5: r4(mean(perQuestion.map((r) => { const m = r.modes as Record<string, { passages: string[] }>; return jaccardAtK(m.gated.passages, m.ppr.passages, 5); }))),
+        rank_correlation_at_10: r4(mean(perQuestion.map((r) => { const m = r.modes as Record<string, { passages: string[] }>; return rankCorrelation(m.gated.passages, m.ppr.passages, 10) ?? 0; }))),
+      }
+    : null;
+
+  const out = path.resolve(values.out ?? path.join(ROOT, 'bench', 'out', path.basename(dataset)));
+  fs.mkdirSync(out, { recursive: true });
+  const versions = { node: process.version, embedder: embedder.id, extractor: cfg.extractor, commit: gitCommit() };
+  fs.writeFileSync(path.join(out, 'results.json'), JSON.stringify({ summary, agreement, answers, versions, ingestSeconds, variants: vs, questions: perQuestion }, null, 2));
+  fs.writeFileSync(path.join(out, 'summary.json'), JSON.stringify(summary, null, 2));
+  const md = [
+    `# ${summary.dataset}: ${summary.n} questions`,
+    '',
+    `Questions: \`${path.relative(ROOT, questionsFile)}\`; embedder ${embedder.id}; extractor ${cfg.extractor}; commit ${versions.commit.slice(0, 10)}.`,
+    '',
+    '| mode | Recall@2 | Recall@5 | Recall@10 | MRR | p50 ms | p95 ms | EM | F1 |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...vs.map((v) => {
+      const m = summary.modes[v.name];
+      const a = answers === 'not run' ? null : answers[v.name];
+      return `| ${v.name} | ${m.recall_at_2.toFixed(3)} | ${m.recall_at_5.toFixed(3)} | ${m.recall_at_10.toFixed(3)} | ${m.mrr.toFixed(3)} | ${m.p50_ms.toFixed(1)} | ${m.p95_ms.toFixed(1)} | ${a ? a.em.toFixed(3) : 'not run'} | ${a ? a.f1.toFixed(3) : 'not run'} |`;
+    }),
+    '',
+    agreement ? `gated vs ppr: Jaccard@5 ${agreement.jaccard_at_5.toFixed(3)}, rank correlation@10 ${agreement.rank_correlation_at_10.toFixed(3)}` : '',
+    '',
+  ].join('\n');
+  fs.writeFileSync(path.join(out, 'summary.md'), md);
+  fs.writeFileSync(path.join(out, 'recall.svg'), barChartSvg(`Recall@5 by mode - ${summary.dataset}`, vs.map((v) => ({ label: v.name, value: summary.modes[v.name].recall_at_5 }))));
+  fs.writeFileSync(path.join(out, 'latency.svg'), latencyChartSvg(`Latency by mode - ${summary.dataset}`, vs.map((v) => ({ label: v.name, values: perQuestion.map((r) => (r.modes as Record<string, { totalMs: number }>)[v.name].totalMs) }))));
+  console.log(md);
+  console.log(`reports in ${path.relative(ROOT, out) || out}`);
+  await driver.close();
+  if (!process.env.EVAL_KEEP_DB) db.stop();
+  console.log(vs.map((v) => `${v.name}: R@5 ${summary.modes[v.name].recall_at_5.toFixed(3)} p50 ${summary.modes[v.name].p50_ms.toFixed(0)}ms`).join(' | '));
+}
+
+main().catch((e) => {
+  console.error(`error: ${(e as Error).message}`);
+  process.exit(1);
+});

@@ -1,0 +1,124 @@
+import type express from 'express';
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import type { Services } from '../app.js';
+import type { AnswerResult } from '../answer/generator.js';
+import { clientGone, parseBody, route } from '../http/handlers.js';
+import { round } from '../retrieval/client.js';
+import { embedQuestion, modeSchema, questionFields, retrieveTimed, validateParams } from '../retrieval/service.js';
+
+const AnswerBody = z
+  .object({ question: z.string().trim().min(1, 'must not be empty').max(4000), mode: modeSchema.default('gated'), params: questionFields.params, topK: z.number().int().min(1).max(20).default(5) })
+  .strict();
+
+/**
+ * Server-Sent Events with bounded buffering: when the socket's buffer is
+ * full, writing waits for 'drain', so a slow client slows the generation
+ * instead of growing memory.
+ */
+class SseWriter {
+  private closed = false;
+  constructor(private readonly res: Response, heartbeatMs: number) {
+    res.status(200);
+    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache, no-transform');
+    res.setHeader('Connection', 'keep-alive');
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.flushHeaders();
+    const beat = setInterval(() => void this.raw(': heartbeat\n\n'), heartbeatMs);
+    res.on('close', () => {
+      this.closed = true;
+      clearInterval(beat);
+    });
+  }
+
+  async send(event: string, data: unknown): Promise<void> {
+    await this.raw(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
+  private async raw(chunk: string): Promise<void> {
+    if (this.closed) return;
+    if (!this.res.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          this.res.off('drain', done);
+          this.res.off('close', done);
+          resolve();
+        };
+        this.res.on('drain', done);
+        this.res.on('close', done);
+      });
+    }
+  }
+
+  end(): void {
+    if (!this.closed) this.res.end();
+  }
+}
+
+export function answerRoutes(svc: Services) {
+  const heartbeatMs = svc.config.sseHeartbeatMs;
+  return (app: express.Express) => {
+    app.post('/v1/answer', route(async (req: Request, res: Response) => {
+      const t0 = performance.now();
+      const body = parseBody(AnswerBody, req.body);
+      const params = validateParams(body.mode, body.params);
+      const signal = clientGone(req, res);
+      const q = await embedQuestion(svc.embedder, body);
+      // One retrieval statement; errors here still get a proper HTTP status.
+      const r = await retrieveTimed(svc.retriever, { mode: body.mode, question: body.question, ...q, params }, signal);
+      const passages = r.passages.slice(0, body.topK);
+      const gen = await svc.generator();
+      const stream = gen.stream(body.question, passages.map((p) => ({ id: p.id, title: p.title, text: p.text })), signal);
+
+      if (!(req.header('accept') ?? '').includes('text/event-stream')) {
+        let result: AnswerResult;
+        const tg = performance.now();
+        for (;;) {
+          const n = await stream.next();
+          if (n.done) {
+            result = n.value;
+            break;
+          }
+        }
+        res.json({
+          question: body.question, mode: body.mode, answer: result.answer, citations: result.citations, usage: result.usage, generator: result.generator,
+          seeds: r.seeds, entities: r.entities, passages, paths: r.paths, context: r.context, params: r.params,
+          timings: { ...r.timings, generateMs: round(performance.now() - tg), totalMs: round(performance.now() - t0) },
+        });
+        return;
+      }
+
+      const sse = new SseWriter(res, heartbeatMs);
+      try {
+        await sse.send('entities', { mode: body.mode, seeds: r.seeds, entities: r.entities, timings: r.timings });
+        await sse.send('passages', { passages, paths: r.paths.filter((p) => passages.some((x) => x.id === p.passageId)) });
+        const tg = performance.now();
+        let firstTokenMs: number | null = null;
+        let result: AnswerResult;
+        for (;;) {
+          const n = await stream.next();
+          if (n.done) {
+            result = n.value;
+            break;
+          }
+          firstTokenMs ??= round(performance.now() - t0);
+          await sse.send('token', { text: n.value });
+        }
+        if (signal.aborted) return;
+        await sse.send('done', {
+          answer: result.answer, citations: result.citations, usage: result.usage, generator: result.generator,
+          timings: { ...r.timings, generateMs: round(performance.now() - tg), firstTokenMs, totalMs: round(performance.now() - t0) },
+        });
+      } catch (e) {
+        if (!signal.aborted) {
+          req.log.warn({ err: String((e as Error).message) }, 'answer stream failed');
+          await sse.send('error', { code: 'generation_failed', message: String((e as Error).message).slice(0, 500) });
+        }
+      } finally {
+        await stream.return?.(undefined as never).catch(() => {});
+        sse.end();
+      }
+    }));
+  };
+}

@@ -1,0 +1,48 @@
+import type express from 'express';
+import { z } from 'zod';
+import type { Services } from '../app.js';
+import { clientGone, parseBody, route } from '../http/handlers.js';
+import { HttpError } from '../http/errors.js';
+import { jaccardAtK, rankCorrelation } from '../retrieval/overlap.js';
+import { MODE_NAMES, type Mode } from '../retrieval/params.js';
+import { embedQuestion, modeSchema, questionFields, retrieveTimed, validateParams } from '../retrieval/service.js';
+
+const CompareBody = z
+  .object({
+    question: questionFields.question,
+    questionEmbedding: questionFields.questionEmbedding,
+    modes: z.array(modeSchema).min(2).max(3).default(['vector', 'gated', 'ppr']),
+    /** Per-mode parameters: {gated: {...}, ppr: {...}}. */
+    params: z.record(z.record(z.unknown())).optional(),
+  })
+  .strict();
+
+/** A/B inside applications: the same question through several modes, one embedding, with overlap metrics. */
+export function compareRoutes(svc: Services) {
+  return (app: express.Express) => {
+    app.post('/v1/compare', route(async (req, res) => {
+      const body = parseBody(CompareBody, req.body);
+      const modes = [...new Set(body.modes)] as Mode[];
+      for (const key of Object.keys(body.params ?? {})) {
+        if (!MODE_NAMES.includes(key as Mode)) throw new HttpError(400, 'invalid_request', `params.${key}: not a mode (${MODE_NAMES.join(', ')})`, `params.${key}`);
+      }
+      const params = Object.fromEntries(modes.map((m) => [m, validateParams(m, body.params?.[m])]));
+      const q = await embedQuestion(svc.embedder, body);
+      const signal = clientGone(req, res);
+      const results: Record<string, Awaited<ReturnType<typeof retrieveTimed>>> = {};
+      // Sequential on purpose: timings compare modes, not contention between them.
+      for (const mode of modes) {
+        results[mode] = await retrieveTimed(svc.retriever, { mode, question: body.question, embedding: q.embedding, embedMs: q.embedMs, params: params[mode] }, signal);
+      }
+      const overlap = [];
+      for (let i = 0; i < modes.length; i++) {
+        for (let j = i + 1; j < modes.length; j++) {
+          const a = results[modes[i]].passages.map((p) => p.id);
+          const b = results[modes[j]].passages.map((p) => p.id);
+          overlap.push({ modes: [modes[i], modes[j]], jaccardAt5: jaccardAtK(a, b, 5), rankCorrelationAt10: rankCorrelation(a, b, 10) });
+        }
+      }
+      res.json({ results, overlap, timings: { embedMs: q.embedMs, byMode: Object.fromEntries(modes.map((m) => [m, results[m].timings])) } });
+    }));
+  };
+}
