@@ -1,0 +1,59 @@
+/**
+ * Ingestion benchmark: passages per second, peak RSS and seconds per stage
+ * (read, extract, embed, resolve, write, synonyms, projection) for a corpus,
+ * with the configured extractor and embedder, into a fresh embedded Neo4j.
+ *
+ *   npx tsx bench/ingest.ts [corpus.jsonl]    (default: ../shared/data/2wikimultihopqa/corpus.jsonl)
+ *
+ * Without NEO4J_URI it starts its own database (port 27689, .data/neo4j-bench-ingest,
+ * emptied first) so no other database is touched.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT, loadConfig } from '../server/config.js';
+import { createDriver } from '../server/db/driver.js';
+import { migrate } from '../server/db/migrate.js';
+import { createEmbedder } from '../server/embedders/index.js';
+import { progressBar } from '../server/ingest/progress.js';
+import { ingestPath } from '../server/ingest/run.js';
+
+async function main() {
+  const corpus = path.resolve(process.argv[2] ?? path.join(ROOT, '..', 'shared', 'data', '2wikimultihopqa', 'corpus.jsonl'));
+  const cfg = loadConfig();
+  let uri = process.env.NEO4J_URI;
+  let password = cfg.neo4j.password;
+  if (!uri) {
+    const env = { ...process.env, NEO4J_BOLT_PORT: '27689', NEO4J_HTTP_PORT: '27476', NEO4J_DATA_DIR: '.data/neo4j-bench-ingest', NEO4J_PASSWORD: 'graph-recall-bench' };
+    const launcher = path.join(ROOT, 'docker', 'neo4j.mjs');
+    spawnSync(process.execPath, [launcher, 'stop'], { env, stdio: 'ignore' });
+    fs.rmSync(path.join(ROOT, '.data/neo4j-bench-ingest'), { recursive: true, force: true });
+    if (spawnSync(process.execPath, [launcher, 'start'], { env, stdio: 'inherit' }).status !== 0) throw new Error('could not start Neo4j');
+    uri = 'bolt://127.0.0.1:27689';
+    password = 'graph-recall-bench';
+  }
+  const config = { ...cfg, neo4j: { ...cfg.neo4j, uri, password } };
+  const driver = createDriver(config.neo4j);
+  const embedder = await createEmbedder(config);
+  await migrate(driver, { dimension: embedder.dimension });
+  const t0 = performance.now();
+  const s = await ingestPath({ driver, config, embedder }, corpus, { onProgress: progressBar() });
+  const seconds = (performance.now() - t0) / 1000;
+  const rssMiB = process.resourceUsage().maxRSS / 1024;
+  console.log(`\ncorpus: ${path.relative(ROOT, corpus)}; extractor ${config.extractor}; embedder ${embedder.id}; ${os.cpus().length} cores`);
+  console.log(`documents ${s.documents.written}, passages ${s.passages}, entities ${s.entities}, mentions ${s.mentions}, relations ${s.relations}, synonyms ${s.synonyms}, problems ${s.problems.length}`);
+  console.log(`total ${seconds.toFixed(1)} s: ${(s.passages / seconds).toFixed(1)} passages/s; peak RSS of this process ${rssMiB.toFixed(0)} MiB`);
+  console.log('| stage | seconds | share |');
+  console.log('|---|---|---|');
+  for (const [k, v] of Object.entries(s.seconds)) console.log(`| ${k} | ${v.toFixed(1)} | ${((100 * v) / seconds).toFixed(0)}% |`);
+  const again = performance.now();
+  const s2 = await ingestPath({ driver, config, embedder }, corpus, {});
+  console.log(`second run: ${s2.documents.unchanged} unchanged, ${s2.documents.written} written, ${((performance.now() - again) / 1000).toFixed(1)} s`);
+  await driver.close();
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
