@@ -33,6 +33,14 @@ export interface IngestOptions {
   chunkOverlap?: number;
   synonymThreshold?: number;
   refreshProjection?: boolean;
+  /**
+   * How an entity's description embedding (the gate's input) is made:
+   * 'passages' (default) averages the embeddings of the passages that mention
+   * it, which costs nothing more since passages are embedded anyway; 'text'
+   * embeds the description text itself (the exact form, several times slower
+   * with the local model because every entity needs its own forward pass).
+   */
+  descriptionEmbedding?: 'passages' | 'text';
   onProgress?: (p: Progress) => void;
 }
 
@@ -130,6 +138,24 @@ export function resolveEntities(extractions: { passage: SourcePassage; extractio
   return { entities, mentions, relations, aliases };
 }
 
+/** For each entity, the normalised mean of the vectors of the passages (of this batch) that mention it. */
+export function meanOfMentioningPassages(entityIds: string[], mentions: { p: string; e: string }[], passageIds: string[], passageVectors: number[][]): number[][] {
+  const byPassage = new Map(passageIds.map((id, i) => [id, passageVectors[i]]));
+  const sums = new Map<string, number[]>();
+  for (const m of mentions) {
+    const v = byPassage.get(m.p);
+    if (!v) continue;
+    const acc = sums.get(m.e);
+    if (acc) for (let i = 0; i < v.length; i++) acc[i] += v[i];
+    else sums.set(m.e, [...v]);
+  }
+  return entityIds.map((id) => {
+    const v = sums.get(id)!;
+    const n = Math.hypot(...v) || 1;
+    return v.map((x) => x / n);
+  });
+}
+
 /** The text an entity's description embedding is computed from (the gate compares it with the question). */
 export const describeForEmbedding = (e: { name: string; description: string }) =>
   e.description.toLowerCase().includes(e.name.toLowerCase()) ? e.description : `${e.name}: ${e.description}`;
@@ -180,11 +206,14 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
     const resolved = await timed('resolve', () => resolveEntities(extractions));
     const existing = await timed('resolve', () => readExistingEntities(ctx, resolved.entities.map((e) => e.id)));
     const fresh = resolved.entities.filter((e) => !existing.has(e.id));
-    const vectors = await timed('embed', async () => ({
-      passages: await ctx.embedder.embed(passages.map((p) => `${p.title}\n${p.text}`), 'document'),
-      names: await ctx.embedder.embed(fresh.map((e) => e.name), 'document'),
-      descriptions: await ctx.embedder.embed(fresh.map(describeForEmbedding), 'document'),
-    }));
+    const vectors = await timed('embed', async () => {
+      const passageVectors = await ctx.embedder.embed(passages.map((p) => `${p.title}\n${p.text}`), 'document');
+      const names = await ctx.embedder.embed(fresh.map((e) => e.name), 'document');
+      const descriptions = opts.descriptionEmbedding === 'text'
+        ? await ctx.embedder.embed(fresh.map(describeForEmbedding), 'document')
+        : meanOfMentioningPassages(fresh.map((e) => e.id), resolved.mentions, passages.map((p) => p.id), passageVectors);
+      return { passages: passageVectors, names, descriptions };
+    });
     const replaced = batch.filter((d) => known.has(d.id)).map((d) => d.id);
     await timed('write', () =>
       writeBatch(ctx, {

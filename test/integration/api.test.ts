@@ -109,10 +109,63 @@ test('a database outage gives 503, and the server recovers by itself when it ret
 test('a retrieval slower than the timeout gives 504', async () => {
   const slow = await startServer({ embedder, timeoutMs: 1 });
   try {
-    const r = await postJson(`${slow.url}/v1/retrieve`, { questionEmbedding: f.question, mode: 'ppr', params: { maxIterations: 200, tolerance: 0 } });
+    // Thirteen seeds with exact weights: thirteen 200-iteration PageRank runs, far past 1 ms
+    // (the launcher checks timeouts every 100 ms).
+    const seedIds = f.graph.entities.map((e) => e.id);
+    const r = await postJson(`${slow.url}/v1/retrieve`, { questionEmbedding: f.question, mode: 'ppr', params: { seedIds, maxIterations: 200, tolerance: 0 } });
     expect(r.status).toBe(504);
     expect(r.body.error.code).toBe('query_timeout');
   } finally {
     await slow.close();
   }
+});
+
+describe('POST /v1/compare', () => {
+  test('runs each mode once on one embedding and reports overlap', async () => {
+    const r = await postJson(`${srv.url}/v1/compare`, { questionEmbedding: f.question, modes: ['vector', 'gated', 'ppr'], params: { gated: { steps: 2 } } });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body.results)).toEqual(['vector', 'gated', 'ppr']);
+    expect(r.body.results.gated.params.steps).toBe(2);
+    expect(r.body.overlap).toHaveLength(3);
+    const gp = r.body.overlap.find((o: { modes: string[] }) => o.modes.join() === 'gated,ppr');
+    expect(gp.jaccardAt5).toBeGreaterThan(0);
+    expect(gp.jaccardAt5).toBeLessThanOrEqual(1);
+    expect(r.body.timings.byMode.gated.dbMs).toEqual(expect.any(Number));
+  });
+
+  test('per-mode params are validated by mode', async () => {
+    const r = await postJson(`${srv.url}/v1/compare`, { questionEmbedding: f.question, modes: ['vector', 'gated'], params: { vector: { steps: 2 } } });
+    expect(r.status).toBe(400);
+    expect(r.body.error.field).toBe('params.steps');
+  });
+});
+
+describe('document endpoints', () => {
+  let keyed: RunningServer;
+  beforeAll(async () => (keyed = await startServer({ embedder, config: { apiKey: 'test-api-key' } })));
+  afterAll(async () => keyed.close());
+
+  test('write endpoints need the API key', async () => {
+    expect((await postJson(`${srv.url}/v1/documents`, { documents: [{ title: 't', text: 'x' }] })).status).toBe(403);
+    const wrong = await postJson(`${keyed.url}/v1/documents`, { documents: [{ title: 't', text: 'x' }] }, { 'x-api-key': 'nope' });
+    expect(wrong.status).toBe(401);
+  });
+
+  test('POST adds documents with counts, validates them, and DELETE removes them', async () => {
+    const bad = await postJson(`${keyed.url}/v1/documents`, { documents: [{ title: 'no text' }] }, { 'x-api-key': 'test-api-key' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.field).toBe('documents.0.text');
+    const doc = { id: 'api-doc-1', title: 'Grace Hopper', text: 'Grace Hopper worked on the Harvard Mark I computer in Cambridge.' };
+    const r = await postJson(`${keyed.url}/v1/documents`, { documents: [doc] }, { 'x-api-key': 'test-api-key' });
+    expect(r.status).toBe(201);
+    expect(r.body.documents).toMatchObject({ read: 1, written: 1 });
+    expect(r.body.passages).toBe(1);
+    expect(r.body.entities).toBeGreaterThanOrEqual(2);
+    const again = await postJson(`${keyed.url}/v1/documents`, { documents: [doc] }, { 'x-api-key': 'test-api-key' });
+    expect(again.body.documents).toMatchObject({ written: 0, unchanged: 1 });
+    const del = await fetch(`${keyed.url}/v1/documents/api-doc-1`, { method: 'DELETE', headers: { 'x-api-key': 'test-api-key' } });
+    expect(del.status).toBe(204);
+    const gone = await fetch(`${keyed.url}/v1/documents/api-doc-1`, { method: 'DELETE', headers: { 'x-api-key': 'test-api-key' } });
+    expect(gone.status).toBe(404);
+  });
 });
