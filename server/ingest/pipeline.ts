@@ -376,47 +376,89 @@ export async function deleteDocument(driver: Driver, id: string, database?: stri
   }
 }
 
+/** Entity types whose embeddings say nothing about identity: "20 May 1975" is not "17 May 1975". */
+export const VALUE_TYPES = ['Date', 'Number', 'Money', 'Percent', 'Nationality'];
+
+/**
+ * A lexical guard on embedding synonyms: names whose numbers or regnal
+ * numerals differ ("Hugh I of Cyprus" / "Hugh III of Cyprus", "Apollo 11" /
+ * "Apollo 13") name different things, however close their embeddings.
+ */
+export function numeralsAgree(a: string, b: string): boolean {
+  const marks = (s: string) =>
+    (s.match(/\b(?:\d+|[IVXLC]+)\b/g) ?? []).filter((t) => /\d/.test(t) || /^[IVXLC]+$/.test(t)).sort().join(' ');
+  return marks(a) === marks(b);
+}
+
 /**
  * SAME_AS edges between each new entity and its nearest neighbours in the
  * entity vector index with cosine >= threshold: k lookups per entity, never an
- * all-pairs pass. Entities are marked done in the same transaction.
+ * all-pairs pass. Value types are skipped and numerals must agree. Two workers
+ * (the lookups are CPU-bound in Neo4j); each chunk's edges are written and its
+ * entities marked done in one transaction, so an interrupted pass resumes.
  */
 async function findSynonyms(ctx: IngestContext, threshold: number, onProgress?: IngestOptions['onProgress']): Promise<number> {
-  const s = ctx.driver.session({ database: ctx.database });
-  let created = 0;
+  const s = ctx.driver.session({ database: ctx.database, defaultAccessMode: 'READ' });
+  let ids: string[];
   try {
-    const pending = Number((await s.run('MATCH (e:Entity {synonymsPending: true}) RETURN count(e) AS n')).records[0].get('n'));
-    let done = 0;
-    for (;;) {
-      const res = await s.executeWrite((tx) =>
-        tx.run(
-          `MATCH (e:Entity {synonymsPending: true})
-           WITH e LIMIT 500
-           CALL (e) {
-             CALL db.index.vector.queryNodes('entity_embedding', 10, e.embedding) YIELD node
-             WITH node WHERE node <> e
-             WITH node, gds.similarity.cosine(node.embedding, e.embedding) AS cosine
-             WHERE cosine >= $threshold
-             MERGE (e)-[x:SAME_AS]-(node)
-             ON CREATE SET x.score = cosine, x.weight = cosine, x.source = 'embedding', x.created = true
-             WITH x, x.created AS isNew
-             REMOVE x.created
-             RETURN count(CASE WHEN isNew THEN 1 END) AS made
-           }
-           REMOVE e.synonymsPending
-           RETURN count(e) AS processed, sum(made) AS made`,
-          { threshold },
-        ),
-      );
-      const processed = Number(res.records[0].get('processed'));
-      created += Number(res.records[0].get('made') ?? 0);
-      done += processed;
-      onProgress?.({ stage: 'synonyms', done, total: pending });
-      if (processed === 0) break;
-    }
-    if (created) await s.run("MERGE (m:GraphRecallMeta {key: 'graph'}) SET m.updatedAt = datetime()");
+    ids = (await s.run('MATCH (e:Entity {synonymsPending: true}) RETURN e.id AS id')).records.map((r) => r.get('id'));
   } finally {
     await s.close();
+  }
+  const chunks: string[][] = [];
+  for (let i = 0; i < ids.length; i += 200) chunks.push(ids.slice(i, i + 200));
+  let created = 0;
+  let done = 0;
+  const worker = async () => {
+    for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
+      const session = ctx.driver.session({ database: ctx.database });
+      try {
+        const found = await session.executeRead((tx) =>
+          tx.run(
+            `UNWIND $ids AS id
+             MATCH (e:Entity {id: id}) WHERE NOT e.type IN $valueTypes AND e.embedding IS NOT NULL
+             CALL (e) {
+               CALL db.index.vector.queryNodes('entity_embedding', 10, e.embedding) YIELD node
+               WITH node WHERE node <> e AND NOT node.type IN $valueTypes
+               WITH node, gds.similarity.cosine(node.embedding, e.embedding) AS cosine
+               WHERE cosine >= $threshold
+               RETURN collect({id: node.id, name: node.name, cosine: cosine}) AS near
+             }
+             RETURN e.id AS id, e.name AS name, near`,
+            { ids: chunk, valueTypes: VALUE_TYPES, threshold },
+          ),
+        );
+        const pairs = found.records.flatMap((r) =>
+          (r.get('near') as { id: string; name: string; cosine: number }[])
+            .filter((n) => numeralsAgree(r.get('name'), n.name))
+            .map((n) => ({ a: r.get('id') as string, b: n.id, score: n.cosine })),
+        );
+        const made = await session.executeWrite(async (tx) => {
+          const res = await tx.run(
+            `UNWIND $pairs AS p
+             MATCH (a:Entity {id: p.a}), (b:Entity {id: p.b})
+             MERGE (a)-[r:SAME_AS]-(b)
+             ON CREATE SET r.score = p.score, r.weight = p.score, r.source = 'embedding', r.isNew = true
+             WITH r WHERE r.isNew
+             REMOVE r.isNew
+             RETURN count(r) AS made`,
+            { pairs },
+          );
+          await tx.run('UNWIND $ids AS id MATCH (e:Entity {id: id}) REMOVE e.synonymsPending', { ids: chunk });
+          return Number(res.records[0].get('made'));
+        });
+        created += made;
+        done += chunk.length;
+        onProgress?.({ stage: 'synonyms', done, total: ids.length });
+      } finally {
+        await session.close();
+      }
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  if (created) {
+    const w = ctx.driver.session({ database: ctx.database });
+    await w.run("MERGE (m:GraphRecallMeta {key: 'graph'}) SET m.updatedAt = datetime()").finally(() => w.close());
   }
   return created;
 }
