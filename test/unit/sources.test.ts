@@ -12,6 +12,10 @@ import {
   toPassages,
 } from '../../server/ingest/sources.js';
 import type { ReadItem, SourceDocument, SourceProblem } from '../../server/ingest/types.js';
+import { ROOT } from '../../server/config.js';
+
+/** The development datasets beside the repository (../shared/data); CI has them there too. */
+const SHARED_DATA = process.env.GRAPH_RECALL_SHARED_DATA || path.resolve(ROOT, '..', 'shared', 'data');
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sources-test-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -164,8 +168,7 @@ describe('readJsonl', () => {
   });
 
   test('the 2wikimultihopqa corpus reads cleanly', async () => {
-    const file = '/work/shared/data/2wikimultihopqa/corpus.jsonl';
-    if (!fs.existsSync(file)) return;
+    const file = path.join(SHARED_DATA, '2wikimultihopqa', 'corpus.jsonl');
     const t0 = performance.now();
     const { docs, problems } = await collect(readJsonl(file));
     const ms = performance.now() - t0;
@@ -354,8 +357,7 @@ describe('readHetionet', () => {
   });
 
   test('the Hetionet sample loads', async () => {
-    const dir = '/work/shared/data/hetionet';
-    if (!fs.existsSync(dir)) return;
+    const dir = path.join(SHARED_DATA, 'hetionet');
     const t0 = performance.now();
     const g = await readHetionet(dir);
     const ms = performance.now() - t0;
