@@ -153,8 +153,9 @@ async function main() {
   const variants: Variant[] = [
     { name: 'bare vector index (k=50)', run: bare },
     { name: 'vector mode', run: (q) => retriever.retrieve({ mode: 'vector', questionEmbedding: q }) },
-    { name: 'gated T=3', run: (q) => retriever.retrieve({ mode: 'gated', questionEmbedding: q }) },
-    { name: 'gated T=3, gate off', run: (q) => retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: { gate: false } }) },
+    { name: 'gated T=3', run: (q) => retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: { steps: 3 } }) },
+    { name: 'gated (defaults)', run: (q) => retriever.retrieve({ mode: 'gated', questionEmbedding: q }) },
+    { name: 'gated T=3, gate off', run: (q) => retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: { steps: 3, gate: false } }) },
     { name: 'ppr (exact weights)', run: (q) => retriever.retrieve({ mode: 'ppr', questionEmbedding: q }) },
     { name: 'ppr (one unweighted run)', run: (q) => retriever.retrieve({ mode: 'ppr', questionEmbedding: q, params: { exactWeights: false } }) },
   ];

@@ -50,7 +50,7 @@
 // :param tolerance => 1e-7;
 // :param exactWeights => true;
 // :param passageSeedWeight => 0;
-// :param questionEmbedding => head([(p:Passage) WHERE p.embedding IS NOT NULL | p.embedding]);
+// :param questionEmbedding => COLLECT { MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding LIMIT 1 }[0];
 // ---- 1. seed mapping -------------------------------------------------------
 // Vector seeds: the question embedding against the entity index. HNSW is
 // approximate, so it searches at least 50 wide and the hits are rescored with

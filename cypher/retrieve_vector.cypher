@@ -22,7 +22,7 @@
 // :param nameSeedK => 5;
 // :param seedIds => [];
 // :param topK => 10;
-// :param questionEmbedding => head([(p:Passage) WHERE p.embedding IS NOT NULL | p.embedding]);
+// :param questionEmbedding => COLLECT { MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding LIMIT 1 }[0];
 // ---- 1. seed mapping -------------------------------------------------------
 // Vector seeds: the question embedding against the entity index. HNSW is
 // approximate, so it searches at least 50 wide and the hits are rescored with

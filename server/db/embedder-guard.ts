@@ -31,6 +31,15 @@ export async function ensureEmbedder(driver: Driver, embedder: Embedder, databas
       "SHOW VECTOR INDEXES YIELD name, options WHERE name IN $names RETURN name, options.indexConfig['vector.dimensions'] AS dim",
       { names: VECTOR_INDEXES },
     );
+    if (idx.records.length < VECTOR_INDEXES.length) {
+      // Only an interrupted `reembed` drops them; finishing it rebuilds them.
+      const pending = await s.run('MATCH (n) WHERE (n:Passage OR n:Entity) AND n.reembedPending RETURN count(n) AS n');
+      if (Number(pending.records[0].get('n')) > 0) {
+        throw new EmbedderMismatchError('a `graph-recall reembed` was interrupted and the vector indexes are missing: run `graph-recall reembed` again to finish it.');
+      }
+      await recreateVectorIndexes(driver, embedder.dimension, database);
+      return ensureEmbedder(driver, embedder, database);
+    }
     const wrongSize = idx.records.filter((r) => Number(r.get('dim')) !== embedder.dimension).map((r) => r.get('name') as string);
     if (wrongSize.length) {
       if (embedded > 0 && !recorded.id) {

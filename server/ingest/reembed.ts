@@ -1,4 +1,4 @@
-import type { Driver } from 'neo4j-driver';
+import neo4j, { type Driver } from 'neo4j-driver';
 import { recreateVectorIndexes } from '../db/embedder-guard.js';
 import type { Embedder } from '../embedders/types.js';
 import { describeForEmbedding, type Progress } from './pipeline.js';
@@ -26,7 +26,7 @@ export async function reembed(
       for (;;) {
         const rows = await s.run(
           `MATCH (n:${label} {reembedPending: true}) RETURN n.id AS id, n.title AS title, n.text AS text, n.name AS name, n.description AS description LIMIT $k`,
-          { k: batchSize },
+          { k: neo4j.int(batchSize) },
         );
         if (rows.records.length === 0) break;
         const items = rows.records.map((r) => r.toObject());

@@ -41,7 +41,7 @@ const QUESTION_DOCS: Record<string, string> = {
   questionEmbedding: 'the question embedding, same model and dimension as the entity and passage vectors',
 };
 // The header's :param block runs unchanged: it borrows a passage's embedding as the question.
-const DEMO_EXPRESSIONS = { questionEmbedding: 'head([(p:Passage) WHERE p.embedding IS NOT NULL | p.embedding])' };
+const DEMO_EXPRESSIONS = { questionEmbedding: 'COLLECT { MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding LIMIT 1 }[0]' };
 
 function header(title: string, about: string[], specs: Record<string, ParamSpec>, runtime: Record<string, string>, demoValues: Record<string, unknown>, expressions: Record<string, string>): string {
   const width = Math.max(...[...Object.keys(specs), ...Object.keys(runtime)].map((k) => k.length));

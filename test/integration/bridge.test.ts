@@ -1,4 +1,7 @@
-import type { Driver } from 'neo4j-driver';
+import fs from 'node:fs';
+import path from 'node:path';
+import neo4j, { type Driver } from 'neo4j-driver';
+import { CYPHER_DIR } from '../../server/retrieval/render.js';
 import { RetrievalError, Retriever } from '../../server/retrieval/client.js';
 import { manageProjection } from '../../server/retrieval/projection.js';
 import { resetGraph, testDriver } from '../support/db.js';
@@ -91,4 +94,41 @@ test('explain gives the file and a :param block that reproduces the query', asyn
   expect(res.explain!.params).toContain(":param question => 'Ada\\'s friend?';");
   expect(res.explain!.params).toMatch(/:param steps => 3;/);
   expect(res.explain!.params).toMatch(/:param questionEmbedding => \[-?0\.\d+/);
+});
+
+/**
+ * What a DBA does in Neo4j Browser: run each `:param name => expression;` line
+ * (Browser evaluates the expression with a RETURN), then run the file as it is.
+ */
+async function runLikeBrowser(file: string, paramBlock: string) {
+  // A plain driver (lossless integers), so integer parameters stay integers as in Browser.
+  const plain = neo4j.driver(process.env.NEO4J_URI!, neo4j.auth.basic(process.env.NEO4J_USER || 'neo4j', process.env.NEO4J_PASSWORD!));
+  const s = plain.session();
+  try {
+    const params: Record<string, unknown> = {};
+    for (const line of paramBlock.split('\n')) {
+      const m = line.replace(/^\/\/ /, '').match(/^:param (\w+) => (.*);$/);
+      if (m) params[m[1]] = (await s.run(`RETURN ${m[2]} AS v`, params)).records[0].get('v');
+    }
+    const text = fs.readFileSync(path.join(CYPHER_DIR, path.basename(file)), 'utf8');
+    return (await s.run(text, params)).records[0].toObject();
+  } finally {
+    await s.close();
+    await plain.close();
+  }
+}
+
+test.each(['gated', 'ppr', 'vector'] as const)('the %s file runs unchanged with the explain :param block and gives the API result', async (mode) => {
+  const api = await retriever.retrieve({ mode, questionEmbedding: f.question, question: 'Who worked with Ada Lovelace?', explain: true });
+  const browser = await runLikeBrowser(api.explain!.file, api.explain!.params);
+  expect(browser.passages.map((p: { id: string }) => p.id)).toEqual(api.passages.map((p) => p.id));
+  expect(browser.context).toBe(api.context);
+});
+
+test.each(['retrieve_gated.cypher', 'retrieve_ppr.cypher', 'retrieve_vector.cypher'])('%s runs as shipped with the :param block in its own header', async (file) => {
+  const text = fs.readFileSync(path.join(CYPHER_DIR, file), 'utf8');
+  const header = text.split('\n').filter((l) => l.startsWith('// :param')).join('\n');
+  const row = await runLikeBrowser(file, header);
+  expect(row.passages.length).toBeGreaterThan(0);
+  expect(typeof row.context).toBe('string');
 });

@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Driver } from 'neo4j-driver';
+import { ensureEmbedder } from '../../server/db/embedder-guard.js';
+import { createHashEmbedder } from '../../server/embedders/hash.js';
 import { createLocalEmbedder } from '../../server/embedders/local.js';
+import { reembed } from '../../server/ingest/reembed.js';
 import type { Embedder } from '../../server/embedders/types.js';
 import { createOfflineExtractor } from '../../server/extractors/offline.js';
 import type { Extractor } from '../../server/extractors/types.js';
@@ -75,7 +78,7 @@ test('a corpus ingests; a bad line is reported with its number and skipped; a se
 
   // Every passage is embedded with the real model and reachable through the index.
   const s = driver.session();
-  const hit = await s.run("CALL db.index.vector.queryNodes('passage_embedding', 1, $q) YIELD node RETURN node.id AS id", {
+  const hit = await s.run("CALL db.index.vector.queryNodes('passage_embedding', 50, $q) YIELD node, score RETURN node.id AS id ORDER BY score DESC LIMIT 1", {
     q: (await embedder.embed(['Which company in Tokyo makes medicines?'], 'query'))[0],
   });
   await s.close();
@@ -163,4 +166,21 @@ test('a curated graph in Hetionet format keeps its own relationship types', asyn
   const again = await ingestCurated(ctx(), graph);
   expect(again.entities).toBe(0);
   expect(await graphCounts()).toMatchObject({ entities: 3 });
+});
+
+test('switching embedders on a populated database is refused with the fix, and reembed applies it', async () => {
+  const file = writeCorpus(goodLines());
+  await ensureEmbedder(driver, embedder);
+  await ingestDocuments(ctx(), readJsonl(file));
+  const other = createHashEmbedder(384);
+  await expect(ensureEmbedder(driver, other)).rejects.toThrow(/holds vectors from local:.*graph-recall reembed/);
+  const r = await reembed(driver, other);
+  expect(r.passages).toBe(5);
+  expect(r.entities).toBeGreaterThan(8);
+  await expect(ensureEmbedder(driver, other)).resolves.toBeUndefined();
+  const s = driver.session();
+  const [q] = await other.embed(['Eisai pharmaceutical company Tokyo'], 'query');
+  const hit = await s.run("CALL db.index.vector.queryNodes('passage_embedding', 50, $q) YIELD node, score RETURN node.id AS id ORDER BY score DESC LIMIT 1", { q });
+  await s.close();
+  expect(hit.records[0].get('id')).toBe('eisai');
 });
