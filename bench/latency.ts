@@ -20,6 +20,7 @@ import { createDriver } from '../server/db/driver.js';
 import { migrate } from '../server/db/migrate.js';
 import { Retriever } from '../server/retrieval/client.js';
 import { manageProjection } from '../server/retrieval/projection.js';
+import { rng } from '../test/support/db.js';
 
 const DIM = 384;
 const { values } = parseArgs({
@@ -41,16 +42,6 @@ const cfg = {
   seed: Number(values.seed),
 };
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = rng(cfg.seed);
 /** Standard normal (Box-Muller), for isotropic random directions. */
 const gauss = () => Math.sqrt(-2 * Math.log(rand() || 1e-12)) * Math.cos(2 * Math.PI * rand());
