@@ -15,7 +15,7 @@
 //   nameSeedK          at most this many exact-name seeds (default 5)
 //   seedIds            extra seed entity ids (Entity.id), activation 1 (default [])
 //   topK               passages returned (default 10)
-//   entityK            top entities used for passage scoring and returned (default 30)
+//   entityK            top entities used for passage scoring and returned (default 60)
 //   vectorK            passages from the passage vector index added as candidates (default 10)
 //   candidateK         graph-side candidate passages kept before blending (default 300)
 //   graphWeight        weight of the normalised graph score in the blend (default 0.7)
@@ -37,7 +37,7 @@
 // :param nameSeedK => 5;
 // :param seedIds => [];
 // :param topK => 10;
-// :param entityK => 30;
+// :param entityK => 60;
 // :param vectorK => 10;
 // :param candidateK => 300;
 // :param graphWeight => 0.7;

@@ -22,7 +22,7 @@ export const COMMON_PARAMS = {
   nameSeedK: { schema: int(0, 50), default: 5, doc: 'at most this many exact-name seeds' },
   seedIds: { schema: z.array(z.string().min(1).max(512)).max(100), default: [], doc: 'extra seed entity ids (Entity.id), activation 1' },
   topK: { schema: int(1, 100), default: 10, doc: 'passages returned' },
-  entityK: { schema: int(1, 500), default: 30, doc: 'top entities used for passage scoring and returned' },
+  entityK: { schema: int(1, 500), default: 60, doc: 'top entities used for passage scoring and returned' },
   vectorK: { schema: int(0, 200), default: 10, doc: 'passages from the passage vector index added as candidates' },
   candidateK: { schema: int(1, 5000), default: 300, doc: 'graph-side candidate passages kept before blending' },
   graphWeight: { schema: num(0, 1), default: 0.4, doc: 'weight of the normalised graph score in the blend' },
