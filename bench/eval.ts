@@ -26,6 +26,7 @@ import { progressBar } from '../server/ingest/progress.js';
 import { ingestPath } from '../server/ingest/run.js';
 import { Retriever, type RetrievalResult } from '../server/retrieval/client.js';
 import { jaccardAtK, rankCorrelation } from '../server/retrieval/overlap.js';
+import { ensureProjection } from '../server/retrieval/projection.js';
 import type { Mode } from '../server/retrieval/params.js';
 import { embedQuestion, retrieveTimed, validateParams } from '../server/retrieval/service.js';
 import { exactMatch, f1Score } from './metrics.js';
@@ -156,6 +157,7 @@ async function main() {
   const { driver } = db;
   await migrate(driver, { dimension: embedder.dimension });
   const ingestSeconds = await ensureCorpus(driver, cfg, embedder, corpus, key);
+  await ensureProjection(driver, { graphName: cfg.pprGraphName });
   const retriever = new Retriever(driver, { timeoutMs: 60000, allowedRelTypes: cfg.traverseTypes, pprGraphName: cfg.pprGraphName });
 
   // Every question, every variant, interleaved (rotating order), after one warm-up question.

@@ -18,8 +18,8 @@
 //   entityK            top entities used for passage scoring and returned (default 60)
 //   vectorK            passages from the passage vector index added as candidates (default 10)
 //   candidateK         graph-side candidate passages kept before blending (default 300)
-//   graphWeight        weight of the normalised graph score in the blend (default 0.7)
-//   vectorWeight       weight of the passage's own cosine to the question (default 0.3)
+//   graphWeight        weight of the normalised graph score in the blend (default 0.5)
+//   vectorWeight       weight of the passage's own cosine to the question (default 0.5)
 //   hubExponent        entity weight is divided by (passages mentioning it) ^ hubExponent (default 0.5)
 //   relTypes           relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
 //   graphName          GDS projection name (see cypher/ppr_projection.cypher) (default 'graph_recall_ppr')
@@ -40,8 +40,8 @@
 // :param entityK => 60;
 // :param vectorK => 10;
 // :param candidateK => 300;
-// :param graphWeight => 0.7;
-// :param vectorWeight => 0.3;
+// :param graphWeight => 0.5;
+// :param vectorWeight => 0.5;
 // :param hubExponent => 0.5;
 // :param relTypes => ['RELATED', 'SAME_AS'];
 // :param graphName => 'graph_recall_ppr';

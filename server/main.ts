@@ -9,7 +9,7 @@ import { migrate } from './db/migrate.js';
 import { createEmbedder } from './embedders/index.js';
 import { createLogger } from './logger.js';
 import { Retriever } from './retrieval/client.js';
-import { manageProjection, type ProjectionAction } from './retrieval/projection.js';
+import { ensureProjection, manageProjection, type ProjectionAction } from './retrieval/projection.js';
 import { ensureEmbedder } from './db/embedder-guard.js';
 import { createExtractor } from './extractors/index.js';
 import { createGenerator } from './answer/generator.js';
@@ -83,6 +83,8 @@ async function serve(cfg: Config): Promise<void> {
   await loadDemoIfEmpty(cfg, driver, embedder, logger);
   // Curated graphs (Hetionet) bring their own relationship types: the walk may follow them too.
   const allowed = [...new Set([...cfg.traverseTypes, ...(await curatedTypes(driver, cfg.neo4j.database))])];
+  const projection = await ensureProjection(driver, { graphName: cfg.pprGraphName, database: cfg.neo4j.database, extraTypes: allowed });
+  if (projection !== 'none') logger.info({ graphName: cfg.pprGraphName }, 'ppr projection built');
   const retriever = new Retriever(driver, {
     database: cfg.neo4j.database,
     timeoutMs: cfg.queryTimeoutMs,

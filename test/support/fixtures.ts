@@ -51,8 +51,9 @@ export function withCosine(q: number[], cosine: number, rand: () => number): num
 /**
  * The property graph-recall exists for: the answer passage mentions only a
  * bridge entity and the answer entity, both two hops from what the question
- * names, and its text looks nothing like the question. Four distractor
- * passages look like the question but are about unrelated things.
+ * names, and its text looks little like the question (cosine 0.15). Four
+ * distractor passages look twice as much like it (0.3) but are about
+ * unrelated things, so plain vector search ranks the answer sixth.
  */
 export function bridgeFixture(seed = 7): { graph: FixtureGraph; question: number[]; answerPassage: string; bridgeEntity: string; seedEntity: string } {
   const rand = rng(seed);
@@ -69,8 +70,8 @@ export function bridgeFixture(seed = 7): { graph: FixtureGraph; question: number
   ];
   const passages: FixturePassage[] = [
     { id: 'p-ada', title: 'Ada Lovelace', text: 'Ada Lovelace worked with Charles Babbage.', embedding: withCosine(q, 0.3, rand), mentions: ['e-ada', 'e-babbage'] },
-    { id: 'p-answer', title: 'Analytical Engine', text: 'Charles Babbage designed the Analytical Engine.', embedding: withCosine(q, 0.05, rand), mentions: ['e-babbage', 'e-engine'] },
-    ...[1, 2, 3, 4].map((i) => ({ id: `p-d${i}`, title: `Distractor ${i}`, text: `A passage that resembles the question, number ${i}.`, embedding: withCosine(q, 0.45, rand), mentions: [`e-d${i}`] })),
+    { id: 'p-answer', title: 'Analytical Engine', text: 'Charles Babbage designed the Analytical Engine.', embedding: withCosine(q, 0.15, rand), mentions: ['e-babbage', 'e-engine'] },
+    ...[1, 2, 3, 4].map((i) => ({ id: `p-d${i}`, title: `Distractor ${i}`, text: `A passage that resembles the question, number ${i}.`, embedding: withCosine(q, 0.3, rand), mentions: [`e-d${i}`] })),
     ...[1, 2, 3, 4, 5, 6].map((i) => ({ id: `p-n${i}`, title: `Noise ${i}`, text: `Unrelated noise ${i}.`, embedding: withCosine(q, 0.0, rand), mentions: [`e-n${i}`, `e-n${(i % 6) + 1}`] })),
   ];
   const relations: FixtureRelation[] = [
