@@ -1,18 +1,17 @@
+import path from 'node:path';
 import express from 'express';
 import type { Driver } from 'neo4j-driver';
 import { z } from 'zod';
-import type { Config } from './config.js';
-import type { Embedder } from './embedders/types.js';
-import path from 'node:path';
 import type { Generator } from './answer/generator.js';
-import { ROOT } from './config.js';
+import { ROOT, type Config } from './config.js';
+import type { Embedder } from './embedders/types.js';
 import type { Extractor } from './extractors/types.js';
 import { HttpError, errorHandler } from './http/errors.js';
 import { clientGone, parseBody, requireApiKey, route } from './http/handlers.js';
 import { requestId } from './http/request-id.js';
 import type { Logger } from './logger.js';
 import { health } from './health.js';
-import type { Retriever } from './retrieval/client.js';
+import { toRetrievalError, type Retriever } from './retrieval/client.js';
 import { manageProjection } from './retrieval/projection.js';
 import { embedQuestion, modeSchema, questionFields, retrieveTimed, validateParams } from './retrieval/service.js';
 import { answerRoutes } from './routes/answer.js';
@@ -47,7 +46,7 @@ export function createApp(svc: Services, extraRoutes: ((app: express.Express) =>
     const body = parseBody(RetrieveBody, req.body);
     const params = validateParams(body.mode, body.params);
     const q = await embedQuestion(svc.embedder, body);
-    const result = await retrieveTimed(svc.retriever, { mode: body.mode, question: body.question, ...q, embedding: q.embedding, params, explain: body.explain }, clientGone(req, res));
+    const result = await retrieveTimed(svc.retriever, { mode: body.mode, question: body.question, ...q, params, explain: body.explain }, clientGone(req, res));
     res.json(result);
   }));
 
@@ -61,7 +60,6 @@ export function createApp(svc: Services, extraRoutes: ((app: express.Express) =>
     try {
       res.json(await manageProjection(svc.driver, action, { graphName: svc.config.pprGraphName, database: svc.config.neo4j.database, extraTypes: svc.config.traverseTypes }));
     } catch (e) {
-      const { toRetrievalError } = await import('./retrieval/client.js');
       throw toRetrievalError(e, svc.config.queryTimeoutMs);
     }
   }));

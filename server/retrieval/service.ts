@@ -24,10 +24,7 @@ export function validateParams(mode: Mode, params: Record<string, unknown> | und
   return parsed.data as Record<string, unknown>;
 }
 
-/**
- * Question in, retrieval result out: embeds the question once (unless the
- * caller sent its embedding) and runs one statement.
- */
+/** Embeds the question once, or checks the caller's embedding against the embedder's dimension. */
 export async function embedQuestion(
   embedder: Embedder,
   body: { question?: string; questionEmbedding?: number[] },
@@ -44,6 +41,7 @@ export async function embedQuestion(
   return { embedding, embedMs: round(performance.now() - t0) };
 }
 
+/** One retrieval statement, with the embedding time folded into the timings. */
 export async function retrieveTimed(
   retriever: Retriever,
   req: { mode: Mode; question?: string; embedding: number[]; embedMs: number; params: Record<string, unknown>; explain?: boolean },

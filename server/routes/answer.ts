@@ -1,8 +1,7 @@
-import type express from 'express';
-import type { Request, Response } from 'express';
+import type { Express, Request, Response } from 'express';
 import { z } from 'zod';
 import type { Services } from '../app.js';
-import type { AnswerResult } from '../answer/generator.js';
+import { drain, type AnswerResult } from '../answer/generator.js';
 import { clientGone, parseBody, route } from '../http/handlers.js';
 import { round } from '../retrieval/client.js';
 import { embedQuestion, modeSchema, questionFields, retrieveTimed, validateParams } from '../retrieval/service.js';
@@ -58,7 +57,7 @@ class SseWriter {
 
 export function answerRoutes(svc: Services) {
   const heartbeatMs = svc.config.sseHeartbeatMs;
-  return (app: express.Express) => {
+  return (app: Express) => {
     app.post('/v1/answer', route(async (req: Request, res: Response) => {
       const t0 = performance.now();
       const body = parseBody(AnswerBody, req.body);
@@ -72,15 +71,8 @@ export function answerRoutes(svc: Services) {
       const stream = gen.stream(body.question, passages.map((p) => ({ id: p.id, title: p.title, text: p.text })), signal);
 
       if (!(req.header('accept') ?? '').includes('text/event-stream')) {
-        let result: AnswerResult;
         const tg = performance.now();
-        for (;;) {
-          const n = await stream.next();
-          if (n.done) {
-            result = n.value;
-            break;
-          }
-        }
+        const result = await drain(stream);
         res.json({
           question: body.question, mode: body.mode, answer: result.answer, citations: result.citations, usage: result.usage, generator: result.generator,
           seeds: r.seeds, entities: r.entities, passages, paths: r.paths, context: r.context, params: r.params,
