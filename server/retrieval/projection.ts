@@ -17,13 +17,16 @@ export interface ProjectionState {
 
 export const PROJECTION_TYPES = ['MENTIONS', 'RELATED', 'SAME_AS'];
 
+/** The file's text, read once (health checks run it on every call). */
+let statement: string | undefined;
+
 /** Runs cypher/ppr_projection.cypher, the file a DBA runs for the same purpose. */
 export async function manageProjection(
   driver: Driver,
   action: ProjectionAction,
   opts: { graphName: string; database?: string; extraTypes?: string[] },
 ): Promise<ProjectionState> {
-  const statement = fs.readFileSync(path.join(CYPHER_DIR, 'ppr_projection.cypher'), 'utf8');
+  statement ??= fs.readFileSync(path.join(CYPHER_DIR, 'ppr_projection.cypher'), 'utf8');
   const projectionTypes = [...new Set([...PROJECTION_TYPES, ...(opts.extraTypes ?? [])])];
   const session = driver.session({ database: opts.database });
   try {
