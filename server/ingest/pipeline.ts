@@ -385,15 +385,17 @@ export const VALUE_TYPES = ['Date', 'Number', 'Money', 'Percent', 'Nationality']
  * "Apollo 13") name different things, however close their embeddings.
  */
 export function numeralsAgree(a: string, b: string): boolean {
-  const marks = (s: string) =>
-    (s.match(/\b(?:\d+|[IVXLC]+)\b/g) ?? []).filter((t) => /\d/.test(t) || /^[IVXLC]+$/.test(t)).sort().join(' ');
+  // Every digit run, also inside tokens ("CYP3A4" vs "CYP3A5"), and standalone regnal numerals.
+  const marks = (s: string) => [...(s.match(/\d+/g) ?? []), ...(s.match(/\b[IVXLC]+\b/g) ?? [])].sort().join(' ');
   return marks(a) === marks(b);
 }
 
 /**
  * SAME_AS edges between each new entity and its nearest neighbours in the
  * entity vector index with cosine >= threshold: k lookups per entity, never an
- * all-pairs pass. Value types are skipped and numerals must agree. Two workers
+ * all-pairs pass. Value types and curated entities (whose ids are already
+ * canonical: on Hetionet, embeddings would merge CYP3A4 with CYP3A5) are
+ * skipped, and numbers must agree. Two workers
  * (the lookups are CPU-bound in Neo4j); each chunk's edges are written and its
  * entities marked done in one transaction, so an interrupted pass resumes.
  */
@@ -416,10 +418,10 @@ async function findSynonyms(ctx: IngestContext, threshold: number, onProgress?: 
         const found = await session.executeRead((tx) =>
           tx.run(
             `UNWIND $ids AS id
-             MATCH (e:Entity {id: id}) WHERE NOT e.type IN $valueTypes AND e.embedding IS NOT NULL
+             MATCH (e:Entity {id: id}) WHERE NOT e.type IN $valueTypes AND NOT e:Curated AND e.embedding IS NOT NULL
              CALL (e) {
                CALL db.index.vector.queryNodes('entity_embedding', 10, e.embedding) YIELD node
-               WITH node WHERE node <> e AND NOT node.type IN $valueTypes
+               WITH node WHERE node <> e AND NOT node.type IN $valueTypes AND NOT node:Curated
                WITH node, gds.similarity.cosine(node.embedding, e.embedding) AS cosine
                WHERE cosine >= $threshold
                RETURN collect({id: node.id, name: node.name, cosine: cosine}) AS near

@@ -163,6 +163,7 @@ test('a curated graph in Hetionet format keeps its own relationship types', asyn
   const meta = await s.run("MATCH (m:GraphRecallMeta {key: 'graph'}) RETURN m.curatedTypes AS t");
   expect([...meta.records[0].get('t')].sort()).toEqual(['BINDS_CbG', 'TREATS_CtD']);
   await s.close();
+  expect(summary.synonyms).toBe(0); // curated ids are canonical: no embedding synonyms among them
   const again = await ingestCurated(ctx(), graph);
   expect(again.entities).toBe(0);
   expect(await graphCounts()).toMatchObject({ entities: 3 });

@@ -6,6 +6,8 @@ test('names with different numbers or regnal numerals are never synonyms', () =>
   expect(numeralsAgree('Lothair II', 'Lothair II, King of Lotharingia')).toBe(true);
   expect(numeralsAgree('Graeme Ferguson', 'Ivan Graeme Ferguson')).toBe(true);
   expect(numeralsAgree('Louis XIV', 'Louis XIV of France')).toBe(true);
+  expect(numeralsAgree('CYP3A4', 'CYP3A5')).toBe(false);
+  expect(numeralsAgree('HMGCR', 'HMG-CoA reductase')).toBe(true);
 });
 
 test('resolution merges on normalised names and keeps the commonest display form and type', () => {
