@@ -4,6 +4,7 @@ import type { Services } from '../app.js';
 import { parseBody, requireApiKey, route } from '../http/handlers.js';
 import { HttpError } from '../http/errors.js';
 import { deleteDocument, ingestDocuments } from '../ingest/pipeline.js';
+import { deriveDocumentId } from '../ingest/sources.js';
 import type { ReadItem } from '../ingest/types.js';
 
 const DocumentsBody = z
@@ -31,7 +32,6 @@ export function documentRoutes(svc: Services) {
       const body = parseBody(DocumentsBody, req.body);
       async function* items(): AsyncGenerator<ReadItem> {
         for (const d of body.documents) {
-          const { deriveDocumentId } = await import('../ingest/sources.js');
           yield { document: { id: d.id ?? deriveDocumentId(d.title, d.text), title: d.title, text: d.text, source: 'api', metadata: d.metadata } };
         }
       }

@@ -26,6 +26,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import { readRequest } from './recorded-request.js';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -314,20 +315,9 @@ export async function startMockAnthropic(opts: MockAnthropicOptions = {}): Promi
   }
 
   const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const rawBody = Buffer.concat(chunks).toString('utf8');
-      let body: any;
-      try {
-        body = rawBody ? JSON.parse(rawBody) : undefined;
-      } catch {
-        body = undefined;
-      }
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-      const path = (req.url ?? '/').split('?')[0]!;
-      const rec: RecordedRequest = { method: req.method ?? 'GET', path, headers, body, rawBody };
+    void readRequest(req).then((recorded) => {
+      const { path, rawBody, body } = recorded;
+      const rec: RecordedRequest = recorded;
       requests.push(rec);
       const run = async () => {
         if (path !== '/v1/messages') return sendError(res, 404, `Not found: ${req.method} ${path}`);

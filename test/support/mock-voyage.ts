@@ -25,6 +25,7 @@
  *  - Every request (method, path, lower-cased headers, parsed body) is recorded in `requests`.
  */
 import http from 'node:http';
+import { readRequest } from './recorded-request.js';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedVoyageRequest {
@@ -163,20 +164,9 @@ export async function startMockVoyage(opts: MockVoyageOptions = {}): Promise<Moc
   }
 
   const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const rawBody = Buffer.concat(chunks).toString('utf8');
-      let body: any;
-      try {
-        body = rawBody ? JSON.parse(rawBody) : undefined;
-      } catch {
-        body = undefined;
-      }
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-      const path = (req.url ?? '/').split('?')[0]!;
-      const rec: RecordedVoyageRequest = { method: req.method ?? 'GET', path, headers, body, rawBody };
+    void readRequest(req).then((recorded) => {
+      const { path, rawBody, body } = recorded;
+      const rec: RecordedVoyageRequest = recorded;
       requests.push(rec);
       try {
         if (path !== '/v1/embeddings' && path !== '/embeddings') return detail(res, 404, 'Not Found');
