@@ -1,0 +1,72 @@
+/**
+ * The graph's shared facts: what every layer (extraction, ingestion,
+ * retrieval, configuration) must agree on. One home, so a change here
+ * changes it everywhere.
+ */
+
+/** A relationship type, label or property name spliced into Cypher must be a plain identifier. */
+export const IDENTIFIER_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A GDS graph name (never spliced: passed as a parameter, but kept readable). */
+export const GRAPH_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+export const isIdentifier = (s: string): boolean => IDENTIFIER_PATTERN.test(s);
+
+/** Defaults shared by the configuration, the statements' parameters and the projection. */
+export const DEFAULT_PPR_GRAPH_NAME = 'graph_recall_ppr';
+export const DEFAULT_TRAVERSE_TYPES: readonly string[] = ['RELATED', 'SAME_AS'];
+/** Relationship types every ppr projection holds (curated graphs add their own). */
+export const PROJECTION_TYPES: readonly string[] = ['MENTIONS', 'RELATED', 'SAME_AS'];
+
+/**
+ * Predicate of a relation that says two names denote the same thing ("Emperor Itzcoatl" / "Itzcoatl",
+ * "Publix Super Markets, Inc., commonly known as Publix", "Sam Cooke (born Samuel Cook)"); the ingest
+ * pipeline turns it into a SAME_AS edge.
+ */
+export const ALIAS_PREDICATE = 'alias';
+
+/** Entity types whose values are literals: "20 May 1975" is not "17 May 1975", however close their embeddings. */
+export const VALUE_TYPES: readonly string[] = ['Date', 'Number', 'Money', 'Percent'];
+/**
+ * Types that never take part in identity (no synonym edges) and are never a
+ * relation's subject: the value types plus nationalities ("American", "1975").
+ */
+export const LITERAL_TYPES: readonly string[] = [...VALUE_TYPES, 'Nationality'];
+
+/**
+ * Canonical matching key for an entity name. Deterministic, idempotent
+ * (normalizeName(normalizeName(x)) === normalizeName(x)); entities are merged on it.
+ *
+ * Steps, in order:
+ *  1. Unicode NFKD and removal of combining marks (accents: "Université" -> "universite").
+ *  2. Lowercase.
+ *  3. Typographic quotes/apostrophes -> ASCII; "&" -> " and ".
+ *  4. Thousands separators between digits dropped ("273,282" -> "273282").
+ *  5. Possessives dropped: "x's" -> "x", "xs'" -> "xs" ("The Beatles'" -> "the beatles");
+ *     remaining apostrophes removed ("O'Brien" -> "obrien").
+ *  6. Dots removed unless between digits ("U.S." -> "us", "St. Louis" -> "st louis", "5.1" kept).
+ *  7. Every other non-letter/non-digit character -> space; whitespace collapsed and trimmed.
+ *  8. One leading article ("the", "a", "an") removed when something follows it.
+ */
+export function normalizeName(name: string): string {
+  let s = name.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  s = s.replace(/[\u2018\u2019\u201a\u201b\u02bc\u02b9\u0060\u00b4\u2032]/g, "'").replace(/&/g, ' and ');
+  s = s.replace(/(\d),(?=\d{3}(?!\d))/g, '$1');
+  s = s.replace(/([\p{L}\p{N}])'s(?![\p{L}\p{N}])/gu, '$1').replace(/s'(?![\p{L}\p{N}])/gu, 's');
+  s = s.replace(/'/g, '');
+  s = s.replace(/(?<!\d)\.|\.(?!\d)/g, '');
+  s = s.replace(/[^\p{L}\p{N}.]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  s = s.replace(/^(?:the|a|an) (?=\S)/, '');
+  return s;
+}
+
+/** An extracted entity's id: its normalised name, so the same name merges across documents. */
+export function entityId(name: string): string {
+  return `e:${normalizeName(name)}`;
+}
+
+/**
+ * Marks the graph as changed (the ppr projection compares its creation time
+ * with this). Append it to any write statement, or run it alone in the same
+ * transaction.
+ */
+export const TOUCH_GRAPH = "MERGE (m:GraphRecallMeta {key: 'graph'}) SET m.updatedAt = datetime()";
