@@ -1,0 +1,23 @@
+import type { Generator } from './answer/generator.js';
+import type { Config } from './config.js';
+import type { Embedder } from './embedders/types.js';
+import type { Extractor } from './extractors/types.js';
+import type { GraphStore } from './graph/store.js';
+import type { Logger } from './logger.js';
+import type { Retriever } from './retrieval/client.js';
+
+/**
+ * Everything a request handler or a CLI command needs, assembled once by
+ * createServices (server/startup.ts) for the server, the CLI and the tests.
+ */
+export interface Services {
+  config: Config;
+  store: GraphStore;
+  retriever: Retriever;
+  embedder: Embedder;
+  logger: Logger;
+  /** The extractor for POST /v1/documents, created on first use. */
+  extractor: () => Promise<Extractor>;
+  /** The answer generator for POST /v1/answer, created on first use. */
+  generator: () => Promise<Generator>;
+}
