@@ -10,12 +10,12 @@ import {
   readHetionet,
   readJsonl,
   toPassages,
-} from '../../server/ingest/sources.js';
+} from '../../server/ingest/sources/index.js';
 import type { ReadItem, SourceDocument, SourceProblem } from '../../server/ingest/types.js';
 import { ROOT } from '../../server/config.js';
 
-/** The development datasets beside the repository (../shared/data); CI has them there too. */
-const SHARED_DATA = process.env.GRAPH_RECALL_SHARED_DATA || path.resolve(ROOT, '..', 'shared', 'data');
+/** The development datasets, committed with the repository. */
+const BENCH_DATA = path.join(ROOT, 'bench', 'data');
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sources-test-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -168,7 +168,7 @@ describe('readJsonl', () => {
   });
 
   test('the 2wikimultihopqa corpus reads cleanly', async () => {
-    const file = path.join(SHARED_DATA, '2wikimultihopqa', 'corpus.jsonl');
+    const file = path.join(BENCH_DATA, '2wikimultihopqa', 'corpus.jsonl');
     const t0 = performance.now();
     const { docs, problems } = await collect(readJsonl(file));
     const ms = performance.now() - t0;
@@ -357,7 +357,7 @@ describe('readHetionet', () => {
   });
 
   test('the Hetionet sample loads', async () => {
-    const dir = path.join(SHARED_DATA, 'hetionet');
+    const dir = path.join(BENCH_DATA, 'hetionet');
     const t0 = performance.now();
     const g = await readHetionet(dir);
     const ms = performance.now() - t0;
