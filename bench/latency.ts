@@ -19,8 +19,9 @@ import { ROOT } from '../server/config.js';
 import { createDriver } from '../server/db/driver.js';
 import { migrate } from '../server/db/migrate.js';
 import { Retriever } from '../server/retrieval/client.js';
+import { GraphStore } from '../server/graph/store.js';
 import { manageProjection } from '../server/retrieval/projection.js';
-import { rng } from '../test/support/db.js';
+import { rng } from './random.js';
 
 const DIM = 384;
 const { values } = parseArgs({
@@ -128,7 +129,7 @@ async function main() {
   const counts = (await run(driver, 'RETURN COUNT { (:Entity) } AS e, COUNT { ()-[:RELATED|SAME_AS]->() } AS r, COUNT { (:Passage) } AS p, COUNT { ()-[:MENTIONS]->() } AS m'))[0].toObject();
   console.log(`graph: ${counts.e} entities, ${counts.r} entity relationships, ${counts.p} passages, ${counts.m} mentions`);
 
-  const retriever = new Retriever(driver, { timeoutMs: 120000, allowedRelTypes: ['RELATED', 'SAME_AS'], pprGraphName: 'graph_recall_ppr' });
+  const retriever = new Retriever(new GraphStore(driver, 'neo4j'), { timeoutMs: 120000, allowedRelTypes: ['RELATED', 'SAME_AS'], pprGraphName: 'graph_recall_ppr' });
   // Questions that resemble a few entities (so there are real seeds), like a real question would.
   const entityVectors = await run(driver, 'MATCH (e:Entity) WHERE e.id IN $ids RETURN e.embedding AS v', {
     ids: Array.from({ length: 3 * (cfg.questions + cfg.warmup) }, () => `e${Math.floor(rand() * cfg.entities)}`),

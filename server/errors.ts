@@ -1,18 +1,20 @@
+import type { ZodError } from 'zod';
+
 /**
  * Domain errors: what went wrong, as a code, never an HTTP status. The HTTP
  * layer alone maps codes to statuses (server/http/errors.ts), so retrieval,
- * ingestion and answers stay usable from the CLI, the bench and tests.
+ * ingestion and answers stay usable from the CLI, the bench and tests. The
+ * codes are part of the API: clients see them in `{error: {code}}`.
  */
 export type ErrorCode =
   | 'invalid_request' // the caller's input is wrong (names `field`)
-  | 'invalid_param' // a retrieval parameter is wrong (names `field`)
+  | 'invalid_param' // a retrieval parameter is outside what the server allows (names `field`)
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
-  | 'conflict' // the request is valid but the graph's state refuses it (e.g. no projection)
-  | 'unavailable' // the database (or a dependency) cannot be reached: retry later
-  | 'timeout' // the work exceeded its time budget
-  | 'internal';
+  | 'projection_unavailable' // ppr needs a GDS projection that is missing or stale
+  | 'database_unavailable' // the database cannot be reached: retry later
+  | 'query_timeout'; // the statement exceeded its time budget
 
 export class AppError extends Error {
   constructor(
@@ -25,4 +27,12 @@ export class AppError extends Error {
   }
 }
 
-export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+/** The first problem of a failed schema parse, naming the field by its path. */
+export function fromZod(err: ZodError, prefix = ''): AppError {
+  const issue = err.issues[0];
+  const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+  const pathParts = [...(prefix ? [prefix] : []), ...issue.path.map(String), ...(keys.length ? [keys[0]] : [])];
+  const field = pathParts.join('.') || '(body)';
+  const message = issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message;
+  return new AppError('invalid_request', `${field}: ${message}`, field);
+}

@@ -1,5 +1,6 @@
-import type { Services } from './app.js';
 import { readMigrations } from './db/migrate.js';
+import type { Embedder } from './embedders/types.js';
+import type { GraphStore } from './graph/store.js';
 import { manageProjection, type ProjectionState } from './retrieval/projection.js';
 
 export interface Health {
@@ -12,10 +13,10 @@ export interface Health {
 }
 
 /** Database reachability, migrations, index states and the PPR projection's state. */
-export async function health(svc: Services): Promise<Health> {
-  const embedder = { id: svc.embedder.id, dimension: svc.embedder.dimension };
+export async function health(store: GraphStore, emb: Embedder, graphName: string): Promise<Health> {
+  const embedder = { id: emb.id, dimension: emb.dimension };
   const t0 = performance.now();
-  const session = svc.driver.session({ database: svc.config.neo4j.database, defaultAccessMode: 'READ' });
+  const session = store.driver.session({ database: store.database, defaultAccessMode: 'READ' });
   try {
     const v = await session.run("CALL dbms.components() YIELD versions RETURN versions[0] AS v");
     const latencyMs = Math.round(performance.now() - t0);
@@ -28,7 +29,7 @@ export async function health(svc: Services): Promise<Health> {
     const indexes = idx.records.map((r) => r.toObject() as { name: string; type: string; state: string; populationPercent: number });
     let projection: Health['projection'];
     try {
-      projection = await manageProjection(svc.driver, 'status', { graphName: svc.config.pprGraphName, database: svc.config.neo4j.database });
+      projection = await manageProjection(store.driver, 'status', { graphName, database: store.database });
     } catch (e) {
       projection = { error: String((e as Error).message) };
     }

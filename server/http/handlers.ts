@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
-import { HttpError, fromZod } from './errors.js';
+import { AppError, fromZod } from '../errors.js';
 
 type Handler = (req: Request, res: Response) => Promise<unknown>;
 /** Express 5 forwards rejected promises to the error handler; this keeps handlers plain async functions. */
@@ -26,8 +26,8 @@ export function clientGone(req: Request, res: Response): AbortSignal {
 export function requireApiKey(config: Config) {
   return (req: Request, _res: Response, next: NextFunction) => {
     const given = req.header('x-api-key') ?? req.header('authorization')?.replace(/^Bearer\s+/i, '');
-    if (!config.apiKey) return next(new HttpError(403, 'forbidden', 'this endpoint is disabled: set API_KEY on the server to enable it'));
-    if (given !== config.apiKey) return next(new HttpError(401, 'unauthorized', 'missing or wrong API key (X-Api-Key header)'));
+    if (!config.apiKey) return next(new AppError('forbidden', 'this endpoint is disabled: set API_KEY on the server to enable it'));
+    if (given !== config.apiKey) return next(new AppError('unauthorized', 'missing or wrong API key (X-Api-Key header)'));
     next();
   };
 }

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import neo4j, { type Driver } from 'neo4j-driver';
+import neo4j from 'neo4j-driver';
 import { classifyDbError } from '../db/driver.js';
+import { AppError } from '../errors.js';
+import type { GraphStore } from '../graph/store.js';
 import { CYPHER_DIR, paramBlock } from './render.js';
 import { INTEGER_PARAMS, MODES, defaultParams, type Mode } from './params.js';
 
@@ -30,15 +32,7 @@ export interface RetrieveRequest {
   explain?: boolean;
 }
 
-/** Raised for failures the API maps to HTTP statuses. */
-export class RetrievalError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly field?: string) {
-    super(message);
-  }
-}
-
 export interface RetrieverOptions {
-  database?: string;
   timeoutMs: number;
   /** Relationship types a caller may ask the walk to follow. */
   allowedRelTypes: string[];
@@ -52,7 +46,7 @@ export interface RetrieverOptions {
 export class Retriever {
   private readonly statements = new Map<Mode, string>();
 
-  constructor(private readonly driver: Driver, private readonly opts: RetrieverOptions) {
+  constructor(private readonly store: GraphStore, private readonly opts: RetrieverOptions) {
     for (const mode of Object.keys(MODES) as Mode[]) {
       this.statements.set(mode, fs.readFileSync(path.join(CYPHER_DIR, MODES[mode].file), 'utf8'));
     }
@@ -67,7 +61,7 @@ export class Retriever {
     if (Array.isArray(merged.relTypes)) {
       const bad = (merged.relTypes as string[]).filter((t) => !this.opts.allowedRelTypes.includes(t));
       if (bad.length) {
-        throw new RetrievalError(400, 'invalid_param', `params.relTypes: ${bad.join(', ')} not in the allow-list (${this.opts.allowedRelTypes.join(', ')})`, 'params.relTypes');
+        throw new AppError('invalid_param', `params.relTypes: ${bad.join(', ')} not in the allow-list (${this.opts.allowedRelTypes.join(', ')})`, 'params.relTypes');
       }
     }
     return merged;
@@ -80,7 +74,7 @@ export class Retriever {
       Object.entries(queryParams).map(([k, v]) => [k, INTEGER_PARAMS.has(k) ? neo4j.int(v as unknown as number) : v]),
     );
     const t0 = performance.now();
-    const session = this.driver.session({ database: this.opts.database, defaultAccessMode: 'READ' });
+    const session = this.store.driver.session({ database: this.store.database, defaultAccessMode: 'READ' });
     const onAbort = () => void session.close();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -101,7 +95,7 @@ export class Retriever {
       if (req.explain) result.explain = { file: `cypher/${MODES[req.mode].file}`, params: paramBlock(queryParams) };
       return result;
     } catch (e) {
-      throw toRetrievalError(e, this.opts.timeoutMs);
+      throw fromDbError(e, this.opts.timeoutMs);
     } finally {
       signal?.removeEventListener('abort', onAbort);
       await session.close();
@@ -109,16 +103,17 @@ export class Retriever {
   }
 }
 
-export function toRetrievalError(e: unknown, timeoutMs: number): Error {
-  if (e instanceof RetrievalError) return e;
+/** A database failure as a domain error (unknown failures pass through unchanged). */
+export function fromDbError(e: unknown, timeoutMs: number): Error {
+  if (e instanceof AppError) return e;
   const message = String((e as Error)?.message ?? e);
   const projection = message.match(/GDS projection \S+ (does not exist|is stale)[^]*/);
-  if (projection) return new RetrievalError(409, 'projection_unavailable', projection[0].replace(/\s+$/, ''));
+  if (projection) return new AppError('projection_unavailable', projection[0].replace(/\s+$/, ''));
   switch (classifyDbError(e)) {
     case 'unavailable':
-      return new RetrievalError(503, 'database_unavailable', 'the database is unreachable; retry shortly');
+      return new AppError('database_unavailable', 'the database is unreachable; retry shortly');
     case 'timeout':
-      return new RetrievalError(504, 'query_timeout', `retrieval exceeded the ${timeoutMs} ms timeout`);
+      return new AppError('query_timeout', `retrieval exceeded the ${timeoutMs} ms timeout`);
     default:
       return e as Error;
   }

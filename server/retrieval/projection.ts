@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Driver } from 'neo4j-driver';
+import { PROJECTION_TYPES } from '../graph/facts.js';
 import { CYPHER_DIR } from './render.js';
 
 export type ProjectionAction = 'create' | 'refresh' | 'drop' | 'status';
@@ -14,8 +15,6 @@ export interface ProjectionState {
   creationTime: string | null;
   graphUpdatedAt: string | null;
 }
-
-export const PROJECTION_TYPES = ['MENTIONS', 'RELATED', 'SAME_AS'];
 
 /** The file's text, read once (health checks run it on every call). */
 let statement: string | undefined;

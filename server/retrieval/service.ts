@@ -1,17 +1,7 @@
-import { z } from 'zod';
 import type { Embedder } from '../embedders/types.js';
-import { HttpError, fromZod } from '../http/errors.js';
+import { AppError, fromZod } from '../errors.js';
 import { round, type RetrievalResult, type Retriever } from './client.js';
-import { MODE_NAMES, paramsSchema, type Mode } from './params.js';
-
-/** The body shared by /v1/retrieve, /v1/compare and /v1/answer (each adds its own fields). */
-export const questionFields = {
-  question: z.string().trim().min(1, 'must not be empty').max(4000).optional(),
-  questionEmbedding: z.array(z.number().finite()).min(1).max(8192).optional(),
-  params: z.record(z.unknown()).optional(),
-};
-
-export const modeSchema = z.enum(MODE_NAMES as [Mode, ...Mode[]]);
+import { paramsSchema, type Mode } from './params.js';
 
 export interface TimedResult extends Omit<RetrievalResult, 'timings'> {
   timings: { embedMs: number; dbMs: number; totalMs: number };
@@ -31,11 +21,11 @@ export async function embedQuestion(
 ): Promise<{ embedding: number[]; embedMs: number }> {
   if (body.questionEmbedding) {
     if (body.questionEmbedding.length !== embedder.dimension) {
-      throw new HttpError(400, 'invalid_request', `questionEmbedding: expected ${embedder.dimension} numbers (${embedder.id}), got ${body.questionEmbedding.length}`, 'questionEmbedding');
+      throw new AppError('invalid_request', `questionEmbedding: expected ${embedder.dimension} numbers (${embedder.id}), got ${body.questionEmbedding.length}`, 'questionEmbedding');
     }
     return { embedding: body.questionEmbedding, embedMs: 0 };
   }
-  if (!body.question) throw new HttpError(400, 'invalid_request', 'question: question or questionEmbedding is required', 'question');
+  if (!body.question) throw new AppError('invalid_request', 'question: question or questionEmbedding is required', 'question');
   const t0 = performance.now();
   const [embedding] = await embedder.embed([body.question], 'query');
   return { embedding, embedMs: round(performance.now() - t0) };

@@ -1,64 +1,22 @@
-import type { Express, Request, Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import type { Services } from '../app.js';
 import { drain, type AnswerResult } from '../answer/generator.js';
 import { clientGone, parseBody, route } from '../http/handlers.js';
+import { modeSchema, questionFields } from '../http/schemas.js';
+import { SseWriter } from '../http/sse.js';
 import { round } from '../retrieval/client.js';
-import { embedQuestion, modeSchema, questionFields, retrieveTimed, validateParams } from '../retrieval/service.js';
+import { embedQuestion, retrieveTimed, validateParams } from '../retrieval/service.js';
+import type { Services } from '../services.js';
 
 const AnswerBody = z
   .object({ question: z.string().trim().min(1, 'must not be empty').max(4000), mode: modeSchema.default('gated'), params: questionFields.params, topK: z.number().int().min(1).max(20).default(5) })
   .strict();
 
-/**
- * Server-Sent Events with bounded buffering: when the socket's buffer is
- * full, writing waits for 'drain', so a slow client slows the generation
- * instead of growing memory.
- */
-class SseWriter {
-  private closed = false;
-  constructor(private readonly res: Response, heartbeatMs: number) {
-    res.status(200);
-    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache, no-transform');
-    res.setHeader('Connection', 'keep-alive');
-    res.setHeader('X-Accel-Buffering', 'no');
-    res.flushHeaders();
-    const beat = setInterval(() => void this.raw(': heartbeat\n\n'), heartbeatMs);
-    res.on('close', () => {
-      this.closed = true;
-      clearInterval(beat);
-    });
-  }
-
-  async send(event: string, data: unknown): Promise<void> {
-    await this.raw(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  }
-
-  private async raw(chunk: string): Promise<void> {
-    if (this.closed) return;
-    if (!this.res.write(chunk)) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          this.res.off('drain', done);
-          this.res.off('close', done);
-          resolve();
-        };
-        this.res.on('drain', done);
-        this.res.on('close', done);
-      });
-    }
-  }
-
-  end(): void {
-    if (!this.closed) this.res.end();
-  }
-}
-
-export function answerRoutes(svc: Services) {
+/** POST /v1/answer: one retrieval, then an answer as JSON or streamed over SSE. */
+export function answerRouter(svc: Services): Router {
   const heartbeatMs = svc.config.sseHeartbeatMs;
-  return (app: Express) => {
-    app.post('/v1/answer', route(async (req: Request, res: Response) => {
+  const router = Router();
+  router.post('/v1/answer', route(async (req: Request, res: Response) => {
       const t0 = performance.now();
       const body = parseBody(AnswerBody, req.body);
       const params = validateParams(body.mode, body.params);
@@ -112,5 +70,5 @@ export function answerRoutes(svc: Services) {
         sse.end();
       }
     }));
-  };
+  return router;
 }

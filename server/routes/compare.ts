@@ -1,11 +1,12 @@
-import type express from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
-import type { Services } from '../app.js';
+import { AppError } from '../errors.js';
 import { clientGone, parseBody, route } from '../http/handlers.js';
-import { HttpError } from '../http/errors.js';
+import { modeSchema, questionFields } from '../http/schemas.js';
 import { jaccardAtK, rankCorrelation } from '../retrieval/overlap.js';
 import { MODE_NAMES, type Mode } from '../retrieval/params.js';
-import { embedQuestion, modeSchema, questionFields, retrieveTimed, validateParams } from '../retrieval/service.js';
+import { embedQuestion, retrieveTimed, validateParams } from '../retrieval/service.js';
+import type { Services } from '../services.js';
 
 const CompareBody = z
   .object({
@@ -18,13 +19,13 @@ const CompareBody = z
   .strict();
 
 /** A/B inside applications: the same question through several modes, one embedding, with overlap metrics. */
-export function compareRoutes(svc: Services) {
-  return (app: express.Express) => {
-    app.post('/v1/compare', route(async (req, res) => {
+export function compareRouter(svc: Services): Router {
+  const router = Router();
+  router.post('/v1/compare', route(async (req, res) => {
       const body = parseBody(CompareBody, req.body);
       const modes = [...new Set(body.modes)] as Mode[];
       for (const key of Object.keys(body.params ?? {})) {
-        if (!MODE_NAMES.includes(key as Mode)) throw new HttpError(400, 'invalid_request', `params.${key}: not a mode (${MODE_NAMES.join(', ')})`, `params.${key}`);
+        if (!MODE_NAMES.includes(key as Mode)) throw new AppError('invalid_request', `params.${key}: not a mode (${MODE_NAMES.join(', ')})`, `params.${key}`);
       }
       const params = Object.fromEntries(modes.map((m) => [m, validateParams(m, body.params?.[m])]));
       const q = await embedQuestion(svc.embedder, body);
@@ -44,5 +45,5 @@ export function compareRoutes(svc: Services) {
       }
       res.json({ results, overlap, timings: { embedMs: q.embedMs, byMode: Object.fromEntries(modes.map((m) => [m, results[m].timings])) } });
     }));
-  };
+  return router;
 }

@@ -1,11 +1,9 @@
-import type express from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
-import type { Services } from '../app.js';
+import { AppError } from '../errors.js';
 import { parseBody, requireApiKey, route } from '../http/handlers.js';
-import { HttpError } from '../http/errors.js';
-import { deleteDocument, ingestDocuments } from '../ingest/pipeline.js';
-import { deriveDocumentId } from '../ingest/sources.js';
-import type { ReadItem } from '../ingest/types.js';
+import { deleteDocument, deriveDocumentId, ingestDocuments, type ReadItem } from '../ingest/index.js';
+import type { Services } from '../services.js';
 
 const DocumentsBody = z
   .object({
@@ -26,9 +24,9 @@ const DocumentsBody = z
   .strict();
 
 /** Small-batch ingestion over HTTP (the CLI handles corpora); API key required. */
-export function documentRoutes(svc: Services) {
-  return (app: express.Express) => {
-    app.post('/v1/documents', requireApiKey(svc.config), route(async (req, res) => {
+export function documentsRouter(svc: Services): Router {
+  const router = Router();
+  router.post('/v1/documents', requireApiKey(svc.config), route(async (req, res) => {
       const body = parseBody(DocumentsBody, req.body);
       async function* items(): AsyncGenerator<ReadItem> {
         for (const d of body.documents) {
@@ -36,7 +34,7 @@ export function documentRoutes(svc: Services) {
         }
       }
       const summary = await ingestDocuments(
-        { driver: svc.driver, database: svc.config.neo4j.database, embedder: svc.embedder, extractor: await svc.extractor(), graphName: svc.config.pprGraphName, extraProjectionTypes: svc.config.traverseTypes },
+        { store: svc.store, embedder: svc.embedder, extractor: await svc.extractor(), graphName: svc.config.pprGraphName, extraProjectionTypes: svc.config.traverseTypes },
         items(),
         { strict: true },
       );
@@ -50,10 +48,10 @@ export function documentRoutes(svc: Services) {
       });
     }));
 
-    app.delete('/v1/documents/:id', requireApiKey(svc.config), route(async (req, res) => {
+    router.delete('/v1/documents/:id', requireApiKey(svc.config), route(async (req, res) => {
       const id = String(req.params.id);
-      if (!(await deleteDocument(svc.driver, id, svc.config.neo4j.database))) throw new HttpError(404, 'not_found', `no document with id "${id}"`, 'id');
+      if (!(await deleteDocument(svc.store, id))) throw new AppError('not_found', `no document with id "${id}"`, 'id');
       res.status(204).end();
     }));
-  };
+  return router;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { CYPHER_DIR } from '../../server/retrieval/render.js';
 import { RetrievalError, Retriever } from '../../server/retrieval/client.js';
+import { GraphStore } from '../../server/graph/store.js';
 import { manageProjection } from '../../server/retrieval/projection.js';
 import { resetGraph, testDriver } from '../support/db.js';
 import { bridgeFixture, loadGraph } from '../support/fixtures.js';
@@ -17,7 +18,7 @@ beforeAll(async () => {
   driver = await testDriver();
   await resetGraph(driver);
   await loadGraph(driver, f.graph);
-  retriever = new Retriever(driver, { timeoutMs: 60000, allowedRelTypes: ['RELATED', 'SAME_AS'], pprGraphName: GRAPH });
+  retriever = new Retriever(new GraphStore(driver, 'neo4j'), { timeoutMs: 60000, allowedRelTypes: ['RELATED', 'SAME_AS'], pprGraphName: GRAPH });
 });
 afterAll(async () => driver?.close());
 

@@ -1,9 +1,10 @@
 import type { Driver } from 'neo4j-driver';
 import { Retriever } from '../../server/retrieval/client.js';
+import { GraphStore } from '../../server/graph/store.js';
 import { manageProjection } from '../../server/retrieval/projection.js';
 import {
   gatedActivation, pprScores, selectPassages, vectorSeeds, type RefGraph,
-} from '../../server/retrieval/reference.js';
+} from '../support/reference.js';
 import { randomUnit, resetGraph, rng, testDriver } from '../support/db.js';
 import { loadGraph, withCosine, type FixtureGraph } from '../support/fixtures.js';
 
@@ -72,7 +73,7 @@ let driver: Driver;
 let retriever: Retriever;
 beforeAll(async () => {
   driver = await testDriver();
-  retriever = new Retriever(driver, { timeoutMs: 60000, allowedRelTypes: [...REL_TYPES, 'OTHER'], pprGraphName: 'graph_recall_ppr' });
+  retriever = new Retriever(new GraphStore(driver, 'neo4j'), { timeoutMs: 60000, allowedRelTypes: [...REL_TYPES, 'OTHER'], pprGraphName: 'graph_recall_ppr' });
 });
 afterAll(async () => driver?.close());
 

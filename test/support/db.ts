@@ -1,6 +1,9 @@
 import type { Driver } from 'neo4j-driver';
 import { createDriver } from '../../server/db/driver.js';
 import { migrate } from '../../server/db/migrate.js';
+import { rng } from '../../bench/random.js';
+
+export { rng };
 
 export const TEST_DIM = 384;
 
@@ -29,18 +32,6 @@ export async function resetGraph(driver: Driver): Promise<void> {
   } finally {
     await s.close();
   }
-}
-
-/** Seeded PRNG (mulberry32) so random graphs are reproducible. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function randomUnit(rand: () => number, dim = TEST_DIM): number[] {

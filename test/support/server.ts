@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Driver } from 'neo4j-driver';
-import { createApp, type Services } from '../../server/app.js';
+import { createApp } from '../../server/app.js';
+import type { Services } from '../../server/services.js';
+import { GraphStore } from '../../server/graph/store.js';
 import { loadConfig, type Config } from '../../server/config.js';
-import { createDriver } from '../../server/db/driver.js';
 import type { Embedder } from '../../server/embedders/types.js';
 import { createLogger } from '../../server/logger.js';
 import { createExtractiveGenerator } from '../../server/answer/extractive.js';
@@ -27,11 +28,12 @@ export async function startServer(opts: { embedder: Embedder; uri?: string; time
     neo4j: { uri: opts.uri ?? process.env.NEO4J_URI!, user: process.env.NEO4J_USER || 'neo4j', password: process.env.NEO4J_PASSWORD!, database: 'neo4j' },
     queryTimeoutMs: opts.timeoutMs ?? 30000,
   };
-  const driver = createDriver(config.neo4j);
+  const store = GraphStore.connect(config.neo4j);
+  const driver = store.driver;
   const logger = createLogger('silent');
-  const retriever = new Retriever(driver, { database: 'neo4j', timeoutMs: config.queryTimeoutMs, allowedRelTypes: config.traverseTypes, pprGraphName: config.pprGraphName });
+  const retriever = new Retriever(store, { timeoutMs: config.queryTimeoutMs, allowedRelTypes: config.traverseTypes, pprGraphName: config.pprGraphName });
   const extractor = createOfflineExtractor();
-  const services: Services = { config, driver, retriever, embedder: opts.embedder, logger, extractor: async () => extractor, generator: opts.generator ?? (async () => createExtractiveGenerator()) };
+  const services: Services = { config, store, retriever, embedder: opts.embedder, logger, extractor: async () => extractor, generator: opts.generator ?? (async () => createExtractiveGenerator()) };
   const app = createApp(services);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
