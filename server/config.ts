@@ -1,28 +1,141 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { DEFAULT_PPR_GRAPH_NAME, DEFAULT_TRAVERSE_TYPES, GRAPH_NAME_PATTERN, IDENTIFIER_PATTERN } from './graph/facts.js';
 
 /** Repository root, for locating cypher/, migrations/ and .data/. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Loads KEY=VALUE lines from .env without overriding the real environment. */
-export function loadDotEnv(file = path.join(ROOT, '.env')): void {
-  if (!fs.existsSync(file)) return;
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    const m = line.match(/^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/);
-    if (m && process.env[m[1]] === undefined) process.env[m[1]] = m[2].replace(/^(['"])(.*)\1$/, '$2');
-  }
+/** The corpus `npm start` loads into an empty database. */
+export const DEFAULT_DEMO_CORPUS = path.join(ROOT, 'bench', 'data', 'musique', 'corpus.jsonl');
+
+/**
+ * Loads .env (KEY=VALUE lines) into process.env with Node's own parser; a
+ * variable already set in the real environment wins over the file. Returns
+ * process.env, so `loadConfig()` reads both.
+ */
+export function loadDotEnv(file = path.join(ROOT, '.env')): NodeJS.ProcessEnv {
+  if (fs.existsSync(file)) process.loadEnvFile(file);
+  return process.env;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The schema: every environment variable the server reads, with its type, range, default and a
+// one-line description. .env.example and the README's configuration table list exactly these
+// (test/unit/config.test.ts checks both).
+
+/** How a default is shown in the reference when it is not a literal (derived from other variables). */
+const shownDefaults = new WeakMap<z.ZodTypeAny, string>();
+
+function doc<T extends z.ZodTypeAny>(schema: T, description: string, shownDefault?: string): T {
+  const described = schema.describe(description);
+  if (shownDefault !== undefined) shownDefaults.set(described, shownDefault);
+  return described;
+}
+
+const int = (min: number, max: number) =>
+  z
+    .string()
+    .refine((s) => /^\s*-?\d+\s*$/.test(s) && Number(s) >= min && Number(s) <= max, `must be an integer in [${min}, ${max}]`)
+    .transform(Number);
+const choice = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { errorMap: () => ({ message: `must be one of ${values.join(', ')}` }) });
+const url = (what: string) => z.string().refine((s) => URL.canParse(s), `must be ${what}`);
+const size = z.string().regex(/^\d+(\.\d+)?\s*[kmgt]?b?$/i, 'must be a memory size such as 512m or 2g');
+const text = z.string();
+
+const NEO4J_SCHEMES = /^(bolt|neo4j)(\+s|\+ssc)?:\/\/[^/]/;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export const envSchema = z.object({
+  // HTTP server
+  PORT: doc(int(0, 65535).default('8080'), 'HTTP listen port (0: any free port)'),
+  HOST: doc(text.default('127.0.0.1'), 'HTTP listen address'),
+  LOG_LEVEL: doc(choice(LOG_LEVELS).default('info'), `pino log level: ${LOG_LEVELS.join(' | ')}`),
+  API_KEY: doc(text.optional(), 'enables the write endpoints; clients send it as X-Api-Key (unset: they answer 403)'),
+  // Neo4j
+  NEO4J_URI: doc(
+    text.regex(NEO4J_SCHEMES, 'must be a bolt://, neo4j:// (+s, +ssc) URI').optional(),
+    'an existing Neo4j 5.26+ with APOC and GDS; unset starts the embedded one',
+    '(unset: embedded)',
+  ),
+  NEO4J_USER: doc(text.default('neo4j'), 'Neo4j user'),
+  NEO4J_PASSWORD: doc(text.default('graph-recall-dev'), 'Neo4j password (the embedded database is created with it)'),
+  NEO4J_DATABASE: doc(text.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be a database name').default('neo4j'), 'database name'),
+  NEO4J_BOLT_PORT: doc(int(1, 65535).default('7687'), 'embedded Neo4j Bolt port (127.0.0.1 only)'),
+  NEO4J_HTTP_PORT: doc(int(1, 65535).default('7474'), 'embedded Neo4j HTTP port (127.0.0.1 only)'),
+  NEO4J_HEAP: doc(size.default('2g'), 'embedded Neo4j JVM heap'),
+  NEO4J_PAGECACHE: doc(size.default('1g'), 'embedded Neo4j page cache'),
+  NEO4J_DATA_DIR: doc(text.default('.data/neo4j'), 'embedded Neo4j data and logs (relative to the repository)'),
+  // Retrieval
+  QUERY_TIMEOUT_MS: doc(int(100, 600000).default('10000'), 'retrieval transaction timeout in ms (504 past it)'),
+  TRAVERSE_REL_TYPES: doc(
+    text
+      .transform((s) => s.split(',').map((t) => t.trim()).filter(Boolean))
+      .superRefine((types, ctx) => {
+        for (const t of types) if (!IDENTIFIER_PATTERN.test(t)) ctx.addIssue({ code: 'custom', message: `"${t}" is not a valid relationship type name` });
+      })
+      .default(DEFAULT_TRAVERSE_TYPES.join(',')),
+    'relationship types the graph walk may follow, comma-separated (curated graphs add theirs)',
+  ),
+  PPR_GRAPH_NAME: doc(text.regex(GRAPH_NAME_PATTERN, 'must be letters, digits, _ or -').default(DEFAULT_PPR_GRAPH_NAME), 'GDS projection name used by ppr mode'),
+  // Models
+  EMBEDDER: doc(choice(['local', 'voyage', 'hash']).optional(), 'embedder: local | voyage | hash (hash: tests only)', 'local (voyage if VOYAGE_API_KEY)'),
+  VOYAGE_API_KEY: doc(text.optional(), 'VoyageAI API key'),
+  VOYAGE_MODEL: doc(text.default('voyage-3.5-lite'), 'VoyageAI embedding model'),
+  VOYAGE_DIMENSION: doc(int(1, 4096).default('1024'), 'VoyageAI embedding dimension'),
+  VOYAGE_BASE_URL: doc(url('a URL').optional(), 'VoyageAI API base URL (a proxy or a test server)'),
+  GRAPH_RECALL_MODEL_DIR: doc(
+    text.optional(),
+    'a folder with model.onnx and vocab.txt, used (verified, never written) instead of the one `npm run setup` provisions',
+    '.models/all-MiniLM-L6-v2-int8',
+  ),
+  EXTRACTOR: doc(choice(['offline', 'anthropic']).optional(), 'entity extraction: offline | anthropic', 'offline (anthropic if ANTHROPIC_API_KEY)'),
+  GENERATOR: doc(choice(['offline', 'anthropic']).optional(), 'answer generation: offline | anthropic', 'offline (anthropic if ANTHROPIC_API_KEY)'),
+  ANTHROPIC_API_KEY: doc(text.optional(), 'Anthropic API key (Claude: extraction with tool use, streamed answers)'),
+  ANTHROPIC_MODEL: doc(text.default('claude-sonnet-4-6'), 'Claude model'),
+  ANTHROPIC_BASE_URL: doc(url('a URL').optional(), 'Anthropic API base URL (a proxy or a test server)'),
+  ANTHROPIC_MAX_TOKENS: doc(int(1, 64000).default('512'), 'longest answer in tokens (the current Messages API takes no temperature)'),
+  // Demo and answers
+  DEMO_CORPUS: doc(text.optional(), 'corpus loaded into an empty database at start; "none" disables it', 'bench/data/musique/corpus.jsonl'),
+  SSE_HEARTBEAT_MS: doc(int(10, 600000).default('15000'), 'heartbeat comment interval of the SSE answer stream, in ms'),
+});
+
+export type EnvName = keyof typeof envSchema.shape;
+/** Raw values by variable name, as in the environment (strings; empty = unset). */
+export type EnvOverrides = Partial<Record<EnvName, string>>;
+
+/** The variables with their default (as shown to people) and description, in schema order. */
+export function configReference(): { name: EnvName; default: string; description: string }[] {
+  return (Object.entries(envSchema.shape) as [EnvName, z.ZodTypeAny][]).map(([name, s]) => ({
+    name,
+    default: shownDefaults.get(s) ?? (s instanceof z.ZodDefault ? String(s._def.defaultValue()) : '(unset)'),
+    description: s.description ?? '',
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
 
 export interface Config {
   host: string;
   port: number;
   logLevel: string;
   apiKey: string | undefined;
-  neo4j: { uri: string; user: string; password: string; database: string };
+  neo4j: {
+    uri: string;
+    user: string;
+    password: string;
+    database: string;
+    /** True when NEO4J_URI is unset: the server starts the embedded Neo4j (docker/neo4j.mjs) on `uri`. */
+    embedded: boolean;
+  };
+  /** Settings of the embedded Neo4j (docker/neo4j.mjs); ignored with NEO4J_URI. */
+  embeddedNeo4j: { boltPort: number; httpPort: number; heap: string; pagecache: string; dataDir: string };
   queryTimeoutMs: number;
   embedder: 'local' | 'voyage' | 'hash';
   voyage: { apiKey: string | undefined; model: string; dimension: number; baseUrl: string | undefined };
+  /** GRAPH_RECALL_MODEL_DIR: a provisioned local model folder; undefined = the one `npm run setup` provisions. */
+  modelDir: string | undefined;
   extractor: 'offline' | 'anthropic';
   generator: 'offline' | 'anthropic';
   anthropic: { apiKey: string | undefined; model: string; baseUrl: string | undefined; maxTokens: number };
@@ -34,58 +147,60 @@ export interface Config {
   sseHeartbeatMs: number;
 }
 
-class ConfigError extends Error {}
-
-function int(name: string, def: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return def;
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < min || v > max) throw new ConfigError(`${name} must be an integer in [${min}, ${max}], got "${raw}"`);
-  return v;
+export class ConfigError extends Error {
+  override name = 'ConfigError';
 }
 
-function oneOf<T extends string>(name: string, def: T, allowed: readonly T[]): T {
-  const raw = (process.env[name] || def) as T;
-  if (!allowed.includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
-  return raw;
-}
-
-/** A relationship type must be a plain identifier: it is spliced into Cypher. */
-export const REL_TYPE_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-export function loadConfig(): Config {
-  loadDotEnv();
-  const env = process.env;
-  const traverseTypes = (env.TRAVERSE_REL_TYPES || 'RELATED,SAME_AS').split(',').map((s) => s.trim()).filter(Boolean);
-  for (const t of traverseTypes) {
-    if (!REL_TYPE_PATTERN.test(t)) throw new ConfigError(`TRAVERSE_REL_TYPES: "${t}" is not a valid relationship type name`);
+/**
+ * Validates the environment (by default process.env after loading .env) and
+ * builds the configuration. `overrides` take precedence over the environment
+ * (the CLI's --embedder, ...) and are validated the same way. Throws a
+ * ConfigError naming every invalid variable.
+ */
+export function loadConfig(env: Record<string, string | undefined> = loadDotEnv(), overrides: EnvOverrides = {}): Config {
+  const raw: Record<string, string> = {};
+  for (const name of Object.keys(envSchema.shape) as EnvName[]) {
+    const v = overrides[name] ?? env[name];
+    if (v !== undefined && v !== '') raw[name] = v; // empty = unset, as in .env.example
   }
-  const boltPort = int('NEO4J_BOLT_PORT', 7687, 1, 65535);
+  const parsed = envSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => {
+      const name = String(i.path[0]);
+      return `${name} ${i.message}, got "${raw[name] ?? ''}"`;
+    });
+    throw new ConfigError(`invalid configuration:\n  ${[...new Set(lines)].join('\n  ')}`);
+  }
+  const e = parsed.data;
   return {
-    host: env.HOST || '127.0.0.1',
-    port: int('PORT', 8080, 0, 65535),
-    logLevel: env.LOG_LEVEL || 'info',
-    apiKey: env.API_KEY || undefined,
+    host: e.HOST,
+    port: e.PORT,
+    logLevel: e.LOG_LEVEL,
+    apiKey: e.API_KEY,
     neo4j: {
-      uri: env.NEO4J_URI || `bolt://127.0.0.1:${boltPort}`,
-      user: env.NEO4J_USER || 'neo4j',
-      password: env.NEO4J_PASSWORD || 'graph-recall-dev',
-      database: env.NEO4J_DATABASE || 'neo4j',
+      uri: e.NEO4J_URI ?? `bolt://127.0.0.1:${e.NEO4J_BOLT_PORT}`,
+      user: e.NEO4J_USER,
+      password: e.NEO4J_PASSWORD,
+      database: e.NEO4J_DATABASE,
+      embedded: e.NEO4J_URI === undefined,
     },
-    queryTimeoutMs: int('QUERY_TIMEOUT_MS', 10000, 100, 600000),
-    embedder: oneOf('EMBEDDER', env.VOYAGE_API_KEY ? 'voyage' : 'local', ['local', 'voyage', 'hash'] as const),
-    voyage: { apiKey: env.VOYAGE_API_KEY || undefined, model: env.VOYAGE_MODEL || 'voyage-3.5-lite', dimension: int('VOYAGE_DIMENSION', 1024, 1, 4096), baseUrl: env.VOYAGE_BASE_URL || undefined },
-    extractor: oneOf('EXTRACTOR', env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline', ['offline', 'anthropic'] as const),
-    generator: oneOf('GENERATOR', env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline', ['offline', 'anthropic'] as const),
-    anthropic: {
-      apiKey: env.ANTHROPIC_API_KEY || undefined,
-      model: env.ANTHROPIC_MODEL || 'claude-sonnet-4-6',
-      baseUrl: env.ANTHROPIC_BASE_URL || undefined,
-      maxTokens: int('ANTHROPIC_MAX_TOKENS', 512, 1, 64000),
+    embeddedNeo4j: {
+      boltPort: e.NEO4J_BOLT_PORT,
+      httpPort: e.NEO4J_HTTP_PORT,
+      heap: e.NEO4J_HEAP,
+      pagecache: e.NEO4J_PAGECACHE,
+      dataDir: path.resolve(ROOT, e.NEO4J_DATA_DIR),
     },
-    traverseTypes,
-    pprGraphName: env.PPR_GRAPH_NAME || 'graph_recall_ppr',
-    sseHeartbeatMs: int('SSE_HEARTBEAT_MS', 15000, 10, 600000),
-    demoCorpus: env.DEMO_CORPUS === 'none' ? undefined : env.DEMO_CORPUS || path.join(ROOT, 'bench', 'data', 'demo', 'corpus.jsonl'),
+    queryTimeoutMs: e.QUERY_TIMEOUT_MS,
+    embedder: e.EMBEDDER ?? (e.VOYAGE_API_KEY ? 'voyage' : 'local'),
+    voyage: { apiKey: e.VOYAGE_API_KEY, model: e.VOYAGE_MODEL, dimension: e.VOYAGE_DIMENSION, baseUrl: e.VOYAGE_BASE_URL },
+    modelDir: e.GRAPH_RECALL_MODEL_DIR,
+    extractor: e.EXTRACTOR ?? (e.ANTHROPIC_API_KEY ? 'anthropic' : 'offline'),
+    generator: e.GENERATOR ?? (e.ANTHROPIC_API_KEY ? 'anthropic' : 'offline'),
+    anthropic: { apiKey: e.ANTHROPIC_API_KEY, model: e.ANTHROPIC_MODEL, baseUrl: e.ANTHROPIC_BASE_URL, maxTokens: e.ANTHROPIC_MAX_TOKENS },
+    traverseTypes: e.TRAVERSE_REL_TYPES,
+    pprGraphName: e.PPR_GRAPH_NAME,
+    demoCorpus: e.DEMO_CORPUS === 'none' ? undefined : (e.DEMO_CORPUS ?? DEFAULT_DEMO_CORPUS),
+    sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
   };
 }

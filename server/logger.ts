@@ -1,7 +1,7 @@
 import pino from 'pino';
 
-/** JSON logs; credentials are redacted wherever they appear in a logged object. */
-export function createLogger(level = process.env.LOG_LEVEL || 'info') {
+/** JSON logs at the given level (config.logLevel); credentials are redacted wherever they appear in a logged object. */
+export function createLogger(level: string) {
   return pino({
     level,
     redact: {

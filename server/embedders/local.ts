@@ -7,7 +7,7 @@
  * The model is symmetric, so query and document texts are embedded the same way.
  *
  * The model folder comes from scripts/setup-model.mjs (`npm run setup`): `.models/<name>/`, or
- * GRAPH_RECALL_MODEL_DIR, or opts.modelDir. Every file is checked against a pinned SHA-256.
+ * opts.modelDir (config.modelDir, from GRAPH_RECALL_MODEL_DIR). Every file is checked against a pinned SHA-256.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -23,7 +23,7 @@ export const LOCAL_DIMENSION = 384;
 export const LOCAL_MAX_TOKENS = 256;
 
 export interface LocalEmbedderOptions {
-  /** A provisioned model folder (model.onnx + vocab.txt); default: GRAPH_RECALL_MODEL_DIR, else .models/. */
+  /** A provisioned model folder (model.onnx + vocab.txt), only verified; default: .models/ (provisioned when missing). */
   modelDir?: string;
   /** Texts per forward pass; default 32. */
   batchSize?: number;
@@ -47,7 +47,7 @@ async function loadSetup(): Promise<SetupModule> {
 
 async function resolveModelDir(opts: LocalEmbedderOptions): Promise<string> {
   const setup = await loadSetup();
-  const explicit = opts.modelDir ?? process.env.GRAPH_RECALL_MODEL_DIR;
+  const explicit = opts.modelDir;
   const quiet = (): void => {};
   if (explicit || opts.provision === false) {
     const dir = explicit ?? setup.DEFAULT_MODEL_DIR;
@@ -61,7 +61,8 @@ async function resolveModelDir(opts: LocalEmbedderOptions): Promise<string> {
     return dir;
   }
   try {
-    return await setup.ensureModel({ log: quiet });
+    // env: {} so only opts.modelDir (the configuration) names another folder, never the process environment.
+    return await setup.ensureModel({ log: quiet, env: {} });
   } catch (e) {
     throw new Error(
       `local embedding model is not provisioned and could not be downloaded (${(e as Error).message}). ` +
