@@ -17,16 +17,34 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-loadDotEnv(path.join(root, '.env'));
+// Node's own .env reader, as the server's (server/config.ts): the real environment wins over the file.
+if (fs.existsSync(path.join(root, '.env'))) process.loadEnvFile(path.join(root, '.env'));
 
-const cfg = {
-  password: process.env.NEO4J_PASSWORD || 'graph-recall-dev',
-  boltPort: Number(process.env.NEO4J_BOLT_PORT || 7687),
-  httpPort: Number(process.env.NEO4J_HTTP_PORT || 7474),
-  heap: process.env.NEO4J_HEAP || '2g',
-  pagecache: process.env.NEO4J_PAGECACHE || '1g',
-  dataDir: path.resolve(root, process.env.NEO4J_DATA_DIR || '.data/neo4j'),
-};
+class LauncherError extends Error {}
+
+// Same defaults and ranges as server/config.ts's schema; empty = unset.
+const env = (name, def) => process.env[name] || def;
+function port(name, def) {
+  const raw = env(name, String(def));
+  const n = Number(raw);
+  if (!/^\s*\d+\s*$/.test(raw) || n < 1 || n > 65535) throw new LauncherError(`${name} must be an integer in [1, 65535], got "${raw}"`);
+  return n;
+}
+
+let cfg;
+try {
+  cfg = {
+    password: env('NEO4J_PASSWORD', 'graph-recall-dev'),
+    boltPort: port('NEO4J_BOLT_PORT', 7687),
+    httpPort: port('NEO4J_HTTP_PORT', 7474),
+    heap: env('NEO4J_HEAP', '2g'),
+    pagecache: env('NEO4J_PAGECACHE', '1g'),
+    dataDir: path.resolve(root, env('NEO4J_DATA_DIR', '.data/neo4j')),
+  };
+} catch (e) {
+  console.error(`error: ${e.message}`);
+  process.exit(2);
+}
 const home = path.join(here, 'jvm', 'target', 'neo4j-home');
 const confDir = path.join(cfg.dataDir, 'conf');
 const pidFile = path.join(cfg.dataDir, 'neo4j.pid');
@@ -44,16 +62,6 @@ const JVM_FLAGS = [
   '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED', '--add-opens=java.base/java.lang=ALL-UNNAMED',
   '--enable-native-access=ALL-UNNAMED',
 ];
-
-class LauncherError extends Error {}
-
-function loadDotEnv(file) {
-  if (!fs.existsSync(file)) return;
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    const m = line.match(/^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/);
-    if (m && process.env[m[1]] === undefined) process.env[m[1]] = m[2].replace(/^(['"])(.*)\1$/, '$2');
-  }
-}
 
 function which(cmd) {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).status === 0;
