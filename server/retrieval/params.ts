@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_PPR_GRAPH_NAME, DEFAULT_TRAVERSE_TYPES, GRAPH_NAME_PATTERN, IDENTIFIER_PATTERN } from '../graph/facts.js';
 
 /**
  * Every tunable of the retrieval statements, with its default, range and
@@ -28,7 +29,7 @@ export const COMMON_PARAMS = {
   graphWeight: { schema: num(0, 1), default: 0.4, doc: 'weight of the normalised graph score in the blend' },
   vectorWeight: { schema: num(0, 1), default: 0.6, doc: "weight of the passage's own cosine to the question" },
   hubExponent: { schema: num(0, 2), default: 0.5, doc: 'entity weight is divided by (passages mentioning it) ^ hubExponent' },
-  relTypes: { schema: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).min(1).max(50), default: ['RELATED', 'SAME_AS'], doc: 'relationship types walked between entities (server allow-list)' },
+  relTypes: { schema: z.array(z.string().regex(IDENTIFIER_PATTERN)).min(1).max(50), default: [...DEFAULT_TRAVERSE_TYPES], doc: 'relationship types walked between entities (server allow-list)' },
 } satisfies Record<string, ParamSpec>;
 
 export const GATED_PARAMS = {
@@ -47,7 +48,7 @@ export const PPR_PARAMS = {
   // 2Wiki (60 questions) .738 vs .717, HotpotQA .750 vs .688.
   graphWeight: { ...COMMON_PARAMS.graphWeight, default: 0.5 },
   vectorWeight: { ...COMMON_PARAMS.vectorWeight, default: 0.5 },
-  graphName: { schema: z.string().regex(/^[A-Za-z0-9_\-]+$/).max(100), default: 'graph_recall_ppr', doc: 'GDS projection name (see cypher/ppr_projection.cypher)' },
+  graphName: { schema: z.string().regex(GRAPH_NAME_PATTERN).max(100), default: DEFAULT_PPR_GRAPH_NAME, doc: 'GDS projection name (see cypher/ppr_projection.cypher)' },
   dampingFactor: { schema: num(0, 0.99), default: 0.5, doc: 'PageRank damping (HippoRAG 0.5; GDS default 0.85)' },
   maxIterations: { schema: int(1, 200), default: 30, doc: 'PageRank iterations at most' },
   tolerance: { schema: num(0, 1), default: 1e-7, doc: 'PageRank convergence tolerance' },

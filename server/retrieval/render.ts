@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../config.js';
+import { DEFAULT_PPR_GRAPH_NAME } from '../graph/facts.js';
 import { MODES, type Mode, type ParamSpec } from './params.js';
 
 /**
@@ -114,7 +115,7 @@ export function renderMode(mode: Mode): string {
 
 export const PROJECTION_PARAMS: Record<string, ParamSpec> = {
   action: { schema: null as never, default: 'status', doc: 'create (if missing) | refresh (drop and create) | drop | status' },
-  graphName: { schema: null as never, default: 'graph_recall_ppr', doc: 'projection name, as used by retrieve_ppr.cypher' },
+  graphName: { schema: null as never, default: DEFAULT_PPR_GRAPH_NAME, doc: 'projection name, as used by retrieve_ppr.cypher' },
   projectionTypes: { schema: null as never, default: ['MENTIONS', 'RELATED', 'SAME_AS'], doc: 'relationship types projected' },
 };
 
