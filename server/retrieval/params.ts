@@ -59,10 +59,17 @@ export const PPR_PARAMS = {
 const { seedK, seedMinScore, useNameSeeds, nameSeedK, seedIds, topK } = COMMON_PARAMS;
 export const VECTOR_PARAMS = { seedK, seedMinScore, useNameSeeds, nameSeedK, seedIds, topK } satisfies Record<string, ParamSpec>;
 
+export const HYBRID_PARAMS = {
+  ...VECTOR_PARAMS,
+  hybridK: { schema: int(1, 500), default: 50, doc: 'passages taken from each list (dense and full-text) before fusion' },
+  rrfK: { schema: num(0, 1000), default: 60, doc: 'reciprocal rank fusion constant: a passage scores sum(1 / (rrfK + rank)) over both lists' },
+} satisfies Record<string, ParamSpec>;
+
 export const MODES = {
   gated: { file: 'retrieve_gated.cypher', params: GATED_PARAMS },
   ppr: { file: 'retrieve_ppr.cypher', params: PPR_PARAMS },
   vector: { file: 'retrieve_vector.cypher', params: VECTOR_PARAMS },
+  hybrid: { file: 'retrieve_hybrid.cypher', params: HYBRID_PARAMS },
 } as const;
 
 export type Mode = keyof typeof MODES;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../config.js';
-import { DEFAULT_PPR_GRAPH_NAME } from '../graph/facts.js';
+import { DEFAULT_PPR_GRAPH_NAME, PROJECTION_TYPES } from '../graph/facts.js';
 import { MODES, type Mode, type ParamSpec } from './params.js';
 
 /**
@@ -103,12 +103,22 @@ const MODE_ABOUT: Record<Mode, { title: string; about: string[]; body: () => str
     ],
     body: () => [partial('seeds'), partial('vector_body'), partial('return')],
   },
+  hybrid: {
+    title: 'graph-recall: hybrid mode - dense + full-text passage search, fused by rank (one statement, read-only)',
+    about: [
+      'The strong cheap baseline: the passage vector index and a Lucene full-text index on passage',
+      'title and text each give $hybridK passages; reciprocal rank fusion (sum of 1 / ($rrfK + rank))',
+      'orders them. Seeds are computed as in the graph modes, for the same output shape only.',
+    ],
+    body: () => [partial('seeds'), partial('hybrid_body'), partial('return')],
+  },
 };
 
 export function renderMode(mode: Mode): string {
   const m = MODE_ABOUT[mode];
   const specs = MODES[mode].params as Record<string, ParamSpec>;
-  const h = header(m.title, m.about, specs, QUESTION_DOCS, { question: '' }, DEMO_EXPRESSIONS);
+  const docs = mode === 'hybrid' ? { ...QUESTION_DOCS, question: 'the question text (full-text search and exact-name seeds; may be empty)' } : QUESTION_DOCS;
+  const h = header(m.title, m.about, specs, docs, { question: '' }, DEMO_EXPRESSIONS);
   const body = m.body().join('\n');
   return `${h}\n${body}\n`;
 }
@@ -116,7 +126,7 @@ export function renderMode(mode: Mode): string {
 export const PROJECTION_PARAMS: Record<string, ParamSpec> = {
   action: { schema: null as never, default: 'status', doc: 'create (if missing) | refresh (drop and create) | drop | status' },
   graphName: { schema: null as never, default: DEFAULT_PPR_GRAPH_NAME, doc: 'projection name, as used by retrieve_ppr.cypher' },
-  projectionTypes: { schema: null as never, default: ['MENTIONS', 'RELATED', 'SAME_AS'], doc: 'relationship types projected' },
+  projectionTypes: { schema: null as never, default: [...PROJECTION_TYPES], doc: 'relationship types projected' },
 };
 
 export function renderProjection(): string {

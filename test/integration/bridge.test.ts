@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { CYPHER_DIR } from '../../server/retrieval/render.js';
-import { RetrievalError, Retriever } from '../../server/retrieval/client.js';
+import { AppError } from '../../server/errors.js';
+import { STATUS } from '../../server/http/errors.js';
+import { Retriever } from '../../server/retrieval/client.js';
 import { GraphStore } from '../../server/graph/store.js';
 import { manageProjection } from '../../server/retrieval/projection.js';
 import { resetGraph, testDriver } from '../support/db.js';
@@ -26,8 +28,9 @@ const rankOf = (ids: string[], id: string) => ids.indexOf(id) + 1 || Infinity;
 
 test('ppr without a projection fails with a message that says how to build it', async () => {
   const err = await retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question }).catch((e) => e);
-  expect(err).toBeInstanceOf(RetrievalError);
-  expect(err.status).toBe(409);
+  expect(err).toBeInstanceOf(AppError);
+  expect(err.code).toBe('projection_unavailable');
+  expect(STATUS[(err as AppError).code]).toBe(409);
   expect(err.message).toMatch(/graph_recall_ppr does not exist.*ppr_projection\.cypher.*POST \/v1\/projection/);
 });
 

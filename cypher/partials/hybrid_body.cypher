@@ -1,0 +1,32 @@
+// ---- 2. hybrid passage search: dense + full-text, fused by reciprocal rank ---
+// Two ranked lists of $hybridK passages each: dense (vector index, rescored
+// with the exact cosine) and lexical (Lucene BM25 over passage title and text).
+// A passage scores sum(1 / ($rrfK + rank)) over the lists it is in. Ranks, not
+// scores, are fused: dense cosines bunched near the top cannot crowd out the
+// full-text hits, as dividing each list by its maximum lets them do.
+CALL () {
+  CALL () {
+    CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $hybridK < 50 THEN 50 ELSE $hybridK END, $questionEmbedding) YIELD node
+    WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
+    ORDER BY cosine DESC, node.id
+    LIMIT $hybridK
+    WITH collect(node) AS hits
+    UNWIND range(0, size(hits) - 1) AS i
+    RETURN hits[i] AS node, 1.0 / ($rrfK + i + 1) AS rrf
+    UNION ALL
+    // Lowercased words only, so no Lucene operator or syntax reaches the index,
+    // and at most 256 of them (Lucene refuses more than 1,024 clauses).
+    WITH trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) AS q
+    WHERE q <> ''
+    CALL db.index.fulltext.queryNodes('passage_text', apoc.text.join(split(q, ' ')[0..256], ' '), {limit: $hybridK}) YIELD node
+    WITH collect(node) AS hits
+    UNWIND range(0, size(hits) - 1) AS i
+    RETURN hits[i] AS node, 1.0 / ($rrfK + i + 1) AS rrf
+  }
+  WITH node, sum(rrf) AS rrf
+  WITH node, rrf, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
+  ORDER BY rrf DESC, cosine DESC, node.id
+  LIMIT $topK
+  RETURN collect({node: node, score: rrf, graphScore: 0.0, vectorScore: cosine}) AS ranked
+}
+WITH seeds, [s IN seeds | {node: s.node, activation: s.activation}] AS topEntities, ranked, [] AS paths
