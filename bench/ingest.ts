@@ -3,7 +3,7 @@
  * (read, extract, embed, resolve, write, synonyms, projection) for a corpus,
  * with the configured extractor and embedder, into a fresh embedded Neo4j.
  *
- *   npx tsx bench/ingest.ts [corpus.jsonl]    (default: ../shared/data/2wikimultihopqa/corpus.jsonl)
+ *   npx tsx bench/ingest.ts [corpus.jsonl]    (default: bench/data/2wikimultihopqa/corpus.jsonl)
  *
  * Without NEO4J_URI it starts its own database (port 27689, .data/neo4j-bench-ingest,
  * emptied first) so no other database is touched.
@@ -13,14 +13,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT, loadConfig } from '../server/config.js';
-import { createDriver } from '../server/db/driver.js';
 import { migrate } from '../server/db/migrate.js';
 import { createEmbedder } from '../server/embedders/index.js';
-import { progressBar } from '../server/ingest/progress.js';
-import { ingestPath } from '../server/ingest/run.js';
+import { GraphStore } from '../server/graph/store.js';
+import { ingestPath, progressBar } from '../server/ingest/index.js';
 
 async function main() {
-  const corpus = path.resolve(process.argv[2] ?? path.join(ROOT, '..', 'shared', 'data', '2wikimultihopqa', 'corpus.jsonl'));
+  const corpus = path.resolve(process.argv[2] ?? path.join(ROOT, 'bench', 'data', '2wikimultihopqa', 'corpus.jsonl'));
   const cfg = loadConfig();
   let uri = process.env.NEO4J_URI;
   let password = cfg.neo4j.password;
@@ -34,11 +33,11 @@ async function main() {
     password = 'graph-recall-bench';
   }
   const config = { ...cfg, neo4j: { ...cfg.neo4j, uri, password } };
-  const driver = createDriver(config.neo4j);
+  const store = GraphStore.connect(config.neo4j);
   const embedder = await createEmbedder(config);
-  await migrate(driver, { dimension: embedder.dimension });
+  await migrate(store, { dimension: embedder.dimension });
   const t0 = performance.now();
-  const s = await ingestPath({ driver, config, embedder }, corpus, { onProgress: progressBar() });
+  const s = await ingestPath({ store, config, embedder }, corpus, { onProgress: progressBar() });
   const seconds = (performance.now() - t0) / 1000;
   const rssMiB = process.resourceUsage().maxRSS / 1024;
   console.log(`\ncorpus: ${path.relative(ROOT, corpus)}; extractor ${config.extractor}; embedder ${embedder.id}; ${os.cpus().length} cores`);
@@ -48,9 +47,9 @@ async function main() {
   console.log('|---|---|---|');
   for (const [k, v] of Object.entries(s.seconds)) console.log(`| ${k} | ${v.toFixed(1)} | ${((100 * v) / seconds).toFixed(0)}% |`);
   const again = performance.now();
-  const s2 = await ingestPath({ driver, config, embedder }, corpus, {});
+  const s2 = await ingestPath({ store, config, embedder }, corpus, {});
   console.log(`second run: ${s2.documents.unchanged} unchanged, ${s2.documents.written} written, ${((performance.now() - again) / 1000).toFixed(1)} s`);
-  await driver.close();
+  await store.close();
 }
 
 main().catch((e) => {

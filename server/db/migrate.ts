@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Driver } from 'neo4j-driver';
 import { ROOT } from '../config.js';
+import type { GraphStore } from '../graph/store.js';
 
 /**
  * Applies migrations/NNN_name.cypher in order. Each file's statements run in
@@ -52,48 +52,38 @@ export interface MigrationResult {
   alreadyApplied: string[];
 }
 
-export async function migrate(
-  driver: Driver,
-  opts: { database?: string; dimension: number; dir?: string },
-): Promise<MigrationResult> {
+export async function migrate(store: GraphStore, opts: { dimension: number; dir?: string }): Promise<MigrationResult> {
   if (!Number.isInteger(opts.dimension) || opts.dimension < 1 || opts.dimension > 4096) {
     throw new MigrationError(`embedding dimension must be an integer in [1, 4096], got ${opts.dimension}`);
   }
   const files = readMigrations(opts.dir);
-  const session = driver.session({ database: opts.database });
-  try {
-    const res = await session.run('MATCH (m:GraphRecallMigration) RETURN m.version AS version, m.name AS name, m.checksum AS checksum');
-    const applied = new Map(res.records.map((r) => [Number(r.get('version')), { name: r.get('name'), checksum: r.get('checksum') }]));
-    for (const f of files) {
-      const prev = applied.get(f.version);
-      if (prev && prev.checksum !== f.checksum) {
-        throw new MigrationError(
-          `migration ${f.name} was changed after it was applied (recorded checksum ${prev.checksum.slice(0, 12)}, file ${f.checksum.slice(0, 12)}). ` +
-            'Applied migrations are immutable: restore the file and add a new numbered migration instead.',
-        );
-      }
-    }
-    const result: MigrationResult = { applied: [], alreadyApplied: [] };
-    for (const f of files) {
-      if (applied.has(f.version)) {
-        result.alreadyApplied.push(f.name);
-        continue;
-      }
-      await session.executeWrite(async (tx) => {
-        for (const stmt of f.statements) await tx.run(stmt.replaceAll('{{EMBEDDING_DIM}}', String(opts.dimension)));
-      });
-      // Schema and data writes cannot share a transaction; MERGE keeps this idempotent.
-      await session.executeWrite((tx) =>
-        tx.run(
-          'MERGE (m:GraphRecallMigration {version: $version}) SET m.name = $name, m.checksum = $checksum, m.appliedAt = datetime()',
-          { version: f.version, name: f.name, checksum: f.checksum },
-        ),
+  const res = await store.read('MATCH (m:GraphRecallMigration) RETURN m.version AS version, m.name AS name, m.checksum AS checksum');
+  const applied = new Map(res.records.map((r) => [Number(r.get('version')), { name: r.get('name'), checksum: r.get('checksum') }]));
+  for (const f of files) {
+    const prev = applied.get(f.version);
+    if (prev && prev.checksum !== f.checksum) {
+      throw new MigrationError(
+        `migration ${f.name} was changed after it was applied (recorded checksum ${prev.checksum.slice(0, 12)}, file ${f.checksum.slice(0, 12)}). ` +
+          'Applied migrations are immutable: restore the file and add a new numbered migration instead.',
       );
-      result.applied.push(f.name);
     }
-    await session.run('CALL db.awaitIndexes(300)');
-    return result;
-  } finally {
-    await session.close();
   }
+  const result: MigrationResult = { applied: [], alreadyApplied: [] };
+  for (const f of files) {
+    if (applied.has(f.version)) {
+      result.alreadyApplied.push(f.name);
+      continue;
+    }
+    await store.writeTransaction(async (tx) => {
+      for (const stmt of f.statements) await tx.run(stmt.replaceAll('{{EMBEDDING_DIM}}', String(opts.dimension)));
+    });
+    // Schema and data writes cannot share a transaction; MERGE keeps this idempotent.
+    await store.write(
+      'MERGE (m:GraphRecallMigration {version: $version}) SET m.name = $name, m.checksum = $checksum, m.appliedAt = datetime()',
+      { version: f.version, name: f.name, checksum: f.checksum },
+    );
+    result.applied.push(f.name);
+  }
+  await store.read('CALL db.awaitIndexes(300)');
+  return result;
 }

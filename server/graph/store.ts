@@ -6,7 +6,8 @@ import { createDriver } from '../db/driver.js';
  * The one owner of the driver and the database name. Reads and writes that
  * fit in one statement go through driver.executeQuery (managed transaction,
  * retries, no hand-opened session); multi-statement units of work use
- * readTransaction / writeTransaction.
+ * readTransaction / writeTransaction. All of them share the driver's
+ * executeQuery bookmark manager, so each sees what the others committed.
  */
 export class GraphStore {
   constructor(
@@ -32,7 +33,7 @@ export class GraphStore {
 
   /** A unit of work of several statements, committed together or not at all. */
   async writeTransaction<R>(work: (tx: ManagedTransaction) => Promise<R>): Promise<R> {
-    const session = this.driver.session({ database: this.database });
+    const session = this.driver.session({ database: this.database, bookmarkManager: this.driver.executeQueryBookmarkManager });
     try {
       return await session.executeWrite(work);
     } finally {
@@ -41,7 +42,11 @@ export class GraphStore {
   }
 
   async readTransaction<R>(work: (tx: ManagedTransaction) => Promise<R>, timeoutMs?: number): Promise<R> {
-    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
+    const session = this.driver.session({
+      database: this.database,
+      defaultAccessMode: neo4j.session.READ,
+      bookmarkManager: this.driver.executeQueryBookmarkManager,
+    });
     try {
       return await session.executeRead(work, timeoutMs ? { timeout: timeoutMs } : undefined);
     } finally {

@@ -1,4 +1,4 @@
-import type { Progress } from './pipeline.js';
+import type { Progress } from './types.js';
 
 /** A one-line progress bar with rate and ETA on stderr (plain lines when stderr is not a terminal). */
 export function progressBar(stream: NodeJS.WriteStream = process.stderr): (p: Progress) => void {

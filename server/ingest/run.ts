@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Driver } from 'neo4j-driver';
 import type { Config } from '../config.js';
 import { ensureEmbedder } from '../db/embedder-guard.js';
 import type { Embedder } from '../embedders/types.js';
 import { createExtractor } from '../extractors/index.js';
-import { ingestCurated, ingestDocuments, type IngestOptions, type IngestSummary } from './pipeline.js';
-import { readFolder, readHetionet, readJsonl } from './sources.js';
+import type { GraphStore } from '../graph/store.js';
+import { ingestCurated } from './curated.js';
+import { ingestDocuments, type IngestContext } from './documents.js';
+import { readFolder, readHetionet, readJsonl } from './sources/index.js';
+import type { IngestOptions, IngestSummary } from './types.js';
 
 export type IngestFormat = 'jsonl' | 'folder' | 'hetionet';
 
@@ -21,14 +23,14 @@ export function detectFormat(p: string): IngestFormat {
 
 /** Reads any supported input and ingests it: the one path used by the CLI, the demo loader and the eval harness. */
 export async function ingestPath(
-  ctx: { driver: Driver; config: Config; embedder: Embedder; extractorName?: Config['extractor'] },
+  ctx: { store: GraphStore; config: Config; embedder: Embedder; extractorName?: Config['extractor'] },
   input: string,
   opts: IngestOptions & { format?: IngestFormat } = {},
 ): Promise<IngestSummary> {
   const format = opts.format ?? detectFormat(input);
-  await ensureEmbedder(ctx.driver, ctx.embedder, ctx.config.neo4j.database);
+  await ensureEmbedder(ctx.store, ctx.embedder);
   const extractor = await createExtractor({ ...ctx.config, extractor: ctx.extractorName ?? ctx.config.extractor });
-  const base = { driver: ctx.driver, database: ctx.config.neo4j.database, embedder: ctx.embedder, extractor, graphName: ctx.config.pprGraphName, extraProjectionTypes: ctx.config.traverseTypes };
+  const base: IngestContext = { store: ctx.store, embedder: ctx.embedder, extractor, graphName: ctx.config.pprGraphName, extraProjectionTypes: ctx.config.traverseTypes };
   if (format === 'hetionet') return ingestCurated(base, await readHetionet(input), opts);
   return ingestDocuments(base, format === 'jsonl' ? readJsonl(input) : readFolder(input), opts);
 }

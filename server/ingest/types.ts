@@ -44,3 +44,49 @@ export interface CuratedGraph {
   edges: CuratedEdge[];
   problems: SourceProblem[];
 }
+
+/** How ingestion runs. */
+export interface IngestOptions {
+  batchSize?: number;
+  strict?: boolean;
+  chunkSize?: number;
+  chunkOverlap?: number;
+  synonymThreshold?: number;
+  refreshProjection?: boolean;
+  /**
+   * How an entity's description embedding (the gate's input) is made:
+   * 'passages' (default) averages the embeddings of the passages that mention
+   * it, which costs nothing more since passages are embedded anyway; 'text'
+   * embeds the description text itself (the exact form, several times slower
+   * with the local model because every entity needs its own forward pass).
+   */
+  descriptionEmbedding?: 'passages' | 'text';
+  onProgress?: (p: Progress) => void;
+}
+
+export interface Progress {
+  stage: 'read' | 'ingest' | 'synonyms' | 'projection' | 'questions';
+  done: number;
+  total: number;
+}
+
+export interface StageSeconds {
+  read: number;
+  extract: number;
+  embed: number;
+  resolve: number;
+  write: number;
+  synonyms: number;
+  projection: number;
+}
+
+export interface IngestSummary {
+  documents: { read: number; written: number; unchanged: number; replaced: number };
+  passages: number;
+  entities: number;
+  mentions: number;
+  relations: number;
+  synonyms: number;
+  problems: SourceProblem[];
+  seconds: StageSeconds;
+}

@@ -5,12 +5,20 @@ import type { Driver } from 'neo4j-driver';
 import { ensureEmbedder } from '../../server/db/embedder-guard.js';
 import { createHashEmbedder } from '../../server/embedders/hash.js';
 import { createLocalEmbedder } from '../../server/embedders/local.js';
-import { reembed } from '../../server/ingest/reembed.js';
 import type { Embedder } from '../../server/embedders/types.js';
-import { createOfflineExtractor } from '../../server/extractors/offline.js';
+import { createOfflineExtractor } from '../../server/extractors/offline/index.js';
 import type { Extractor } from '../../server/extractors/types.js';
-import { IngestInputError, deleteDocument, ingestCurated, ingestDocuments, type IngestContext } from '../../server/ingest/pipeline.js';
-import { readHetionet, readJsonl } from '../../server/ingest/sources.js';
+import { GraphStore } from '../../server/graph/store.js';
+import {
+  IngestInputError,
+  deleteDocument,
+  ingestCurated,
+  ingestDocuments,
+  readHetionet,
+  readJsonl,
+  reembed,
+  type IngestContext,
+} from '../../server/ingest/index.js';
 import { Retriever } from '../../server/retrieval/client.js';
 import { resetGraph, testDriver } from '../support/db.js';
 
@@ -24,10 +32,11 @@ const CORPUS = [
 ];
 
 let driver: Driver;
+let store: GraphStore;
 let embedder: Embedder;
 let dir: string;
 const extractor = createOfflineExtractor();
-const ctx = (): IngestContext => ({ driver, embedder, extractor, graphName: 'graph_recall_ppr' });
+const ctx = (): IngestContext => ({ store, embedder, extractor, graphName: 'graph_recall_ppr' });
 
 function writeCorpus(lines: string[]): string {
   const file = path.join(dir, `corpus-${Math.random().toString(36).slice(2)}.jsonl`);
@@ -51,6 +60,7 @@ async function graphCounts() {
 
 beforeAll(async () => {
   driver = await testDriver();
+  store = new GraphStore(driver, 'neo4j');
   embedder = await createLocalEmbedder();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-'));
 });
@@ -125,8 +135,8 @@ test('deleting a document removes what only it supported and keeps what others s
     (await s.run('MATCH (:Passage {documentId: $id})-[:MENTIONS]->(e) RETURN collect(e.name) AS n', { id })).records[0].get('n') as string[];
   const eisaiOnly = await entitiesOf('eisai');
   expect(eisaiOnly).toEqual(expect.arrayContaining(['Tokyo']));
-  expect(await deleteDocument(driver, 'eisai')).toBe(true);
-  expect(await deleteDocument(driver, 'eisai')).toBe(false);
+  expect(await deleteDocument(store, 'eisai')).toBe(true);
+  expect(await deleteDocument(store, 'eisai')).toBe(false);
   const names = (await s.run('MATCH (e:Entity) RETURN collect(e.name) AS n')).records[0].get('n') as string[];
   expect(names).not.toContain('Tokyo'); // only the deleted passage mentioned it
   expect(names).toContain('Eisai'); // still mentioned by the Donepezil passage
@@ -139,7 +149,7 @@ test('an abbreviation reaches the same entity as the full name', async () => {
   const file = writeCorpus(goodLines());
   const summary = await ingestDocuments(ctx(), readJsonl(file));
   expect(summary.synonyms).toBeGreaterThan(0);
-  const retriever = new Retriever(driver, { timeoutMs: 30000, allowedRelTypes: ['RELATED', 'SAME_AS'], pprGraphName: 'graph_recall_ppr' });
+  const retriever = new Retriever(store, { timeoutMs: 30000, allowedRelTypes: ['RELATED', 'SAME_AS'], pprGraphName: 'graph_recall_ppr' });
   const question = 'Who first described AD?';
   const [q] = await embedder.embed([question], 'query');
   const res = await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: { steps: 2 } });
@@ -171,14 +181,14 @@ test('a curated graph in Hetionet format keeps its own relationship types', asyn
 
 test('switching embedders on a populated database is refused with the fix, and reembed applies it', async () => {
   const file = writeCorpus(goodLines());
-  await ensureEmbedder(driver, embedder);
+  await ensureEmbedder(store, embedder);
   await ingestDocuments(ctx(), readJsonl(file));
   const other = createHashEmbedder(384);
-  await expect(ensureEmbedder(driver, other)).rejects.toThrow(/holds vectors from local:.*graph-recall reembed/);
-  const r = await reembed(driver, other);
+  await expect(ensureEmbedder(store, other)).rejects.toThrow(/holds vectors from local:.*graph-recall reembed/);
+  const r = await reembed(store, other);
   expect(r.passages).toBe(5);
   expect(r.entities).toBeGreaterThan(8);
-  await expect(ensureEmbedder(driver, other)).resolves.toBeUndefined();
+  await expect(ensureEmbedder(store, other)).resolves.toBeUndefined();
   const s = driver.session();
   const [q] = await other.embed(['Eisai pharmaceutical company Tokyo'], 'query');
   const hit = await s.run("CALL db.index.vector.queryNodes('passage_embedding', 50, $q) YIELD node, score RETURN node.id AS id ORDER BY score DESC LIMIT 1", { q });

@@ -3,12 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Driver } from 'neo4j-driver';
 import { MigrationError, migrate, readMigrations } from '../../server/db/migrate.js';
-import { cosine, personalizedPageRank } from '../../server/retrieval/reference.js';
+import { GraphStore } from '../../server/graph/store.js';
+import { cosine, personalizedPageRank } from '../support/reference.js';
 import { TEST_DIM, randomUnit, resetGraph, rng, testDriver } from '../support/db.js';
 
 let driver: Driver;
+let store: GraphStore;
 beforeAll(async () => {
   driver = await testDriver();
+  store = new GraphStore(driver, 'neo4j');
   await resetGraph(driver);
 });
 afterAll(async () => driver?.close());
@@ -80,7 +83,7 @@ test('the entity vector index returns the true nearest node, scoring (1 + cos) /
 });
 
 test('migrations are idempotent and refuse a changed applied file', async () => {
-  const again = await migrate(driver, { dimension: TEST_DIM });
+  const again = await migrate(store, { dimension: TEST_DIM });
   expect(again.applied).toEqual([]);
   expect(again.alreadyApplied).toEqual(readMigrations().map((m) => m.name));
   const [{ n }] = await run('MATCH (m:GraphRecallMigration) RETURN count(m) AS n');
@@ -90,6 +93,6 @@ test('migrations are idempotent and refuse a changed applied file', async () => 
   for (const m of readMigrations()) fs.copyFileSync(path.join('migrations', m.name), path.join(dir, m.name));
   const first = readMigrations(dir)[0].name;
   fs.appendFileSync(path.join(dir, first), '\n// edited after it was applied\n');
-  await expect(migrate(driver, { dimension: TEST_DIM, dir })).rejects.toThrow(MigrationError);
-  await expect(migrate(driver, { dimension: TEST_DIM, dir })).rejects.toThrow(new RegExp(`${first} was changed`));
+  await expect(migrate(store, { dimension: TEST_DIM, dir })).rejects.toThrow(MigrationError);
+  await expect(migrate(store, { dimension: TEST_DIM, dir })).rejects.toThrow(new RegExp(`${first} was changed`));
 });

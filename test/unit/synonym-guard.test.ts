@@ -1,4 +1,5 @@
-import { numeralsAgree, resolveEntities } from '../../server/ingest/pipeline.js';
+import { resolveEntities } from '../../server/ingest/resolution.js';
+import { numeralsAgree } from '../../server/ingest/synonyms.js';
 
 test('names with different numbers or regnal numerals are never synonyms', () => {
   expect(numeralsAgree('Hugh I of Cyprus', 'Hugh III of Cyprus')).toBe(false);

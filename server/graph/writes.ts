@@ -1,0 +1,193 @@
+/**
+ * Every write statement of ingestion: documents and their passages, entities,
+ * mentions, relations, synonyms, curated graphs, re-embedding, document
+ * deletion. Ingestion hands data here; nothing outside server/graph (and the
+ * schema in server/db) writes to the graph.
+ */
+import type { ManagedTransaction } from 'neo4j-driver';
+import { TOUCH_GRAPH } from './facts.js';
+import type { GraphStore } from './store.js';
+
+/** One batch of documents, ready to write: ids are stable, vectors computed. */
+export interface DocumentBatch {
+  documents: { id: string; title: string; source: string; hash: string; metadata: string | null }[];
+  /** Documents of the batch already in the graph: their passages are removed first. */
+  replaced: string[];
+  passages: { id: string; documentId: string; title: string; text: string; embedding: number[] }[];
+  /** New entities only (existing ones keep what they have). */
+  entities: { id: string; name: string; type: string; description: string; embedding: number[]; descriptionEmbedding: number[] }[];
+  mentions: { p: string; e: string }[];
+  relations: { a: string; b: string; predicate: string; passageId: string }[];
+  aliases: { a: string; b: string }[];
+}
+
+/** One transaction: a batch is written whole or not at all. */
+export async function writeDocumentBatch(store: GraphStore, b: DocumentBatch): Promise<void> {
+  await store.writeTransaction(async (tx) => {
+    if (b.replaced.length) await removePassagesOf(tx, b.replaced, false);
+    await tx.run(
+      `UNWIND $documents AS d
+       MERGE (x:Document {id: d.id})
+       SET x.title = d.title, x.source = d.source, x.hash = d.hash, x.metadata = d.metadata, x.ingestedAt = datetime()`,
+      { documents: b.documents },
+    );
+    await tx.run(
+      `UNWIND $passages AS p
+       MATCH (d:Document {id: p.documentId})
+       MERGE (x:Passage {id: p.id})
+       SET x.title = p.title, x.text = p.text, x.embedding = p.embedding, x.documentId = p.documentId
+       MERGE (x)-[:PART_OF]->(d)`,
+      { passages: b.passages },
+    );
+    await tx.run(
+      `UNWIND $entities AS e
+       MERGE (x:Entity {id: e.id})
+       ON CREATE SET x.name = e.name, x.type = e.type, x.description = e.description,
+                     x.embedding = e.embedding, x.descriptionEmbedding = e.descriptionEmbedding, x.synonymsPending = true`,
+      { entities: b.entities },
+    );
+    await tx.run(
+      `UNWIND $mentions AS m
+       MATCH (p:Passage {id: m.p}), (e:Entity {id: m.e})
+       MERGE (p)-[r:MENTIONS]->(e) ON CREATE SET r.weight = 1.0`,
+      { mentions: b.mentions },
+    );
+    await tx.run(
+      `UNWIND $relations AS r
+       MATCH (a:Entity {id: r.a}), (b:Entity {id: r.b})
+       MERGE (a)-[x:RELATED {predicate: r.predicate, passageId: r.passageId}]->(b) ON CREATE SET x.weight = 1.0`,
+      { relations: b.relations },
+    );
+    await tx.run(
+      `UNWIND $aliases AS r
+       MATCH (a:Entity {id: r.a}), (b:Entity {id: r.b})
+       MERGE (a)-[x:SAME_AS]-(b) ON CREATE SET x.score = 1.0, x.weight = 1.0, x.source = 'alias'`,
+      { aliases: b.aliases },
+    );
+    await tx.run(TOUCH_GRAPH);
+  });
+}
+
+/**
+ * Removes the passages of the given documents, the RELATED facts they
+ * supported, and every extracted entity left with no mention and no curated
+ * label; with deleteDocuments the documents go too. Runs inside the caller's
+ * transaction.
+ */
+export async function removePassagesOf(tx: ManagedTransaction, documentIds: string[], deleteDocuments: boolean): Promise<void> {
+  await tx.run(
+    `UNWIND $ids AS id
+     MATCH (:Document {id: id})<-[:PART_OF]-(p:Passage)
+     OPTIONAL MATCH ()-[r:RELATED {passageId: p.id}]->()
+     DELETE r`,
+    { ids: documentIds },
+  );
+  await tx.run(
+    `UNWIND $ids AS id
+     MATCH (:Document {id: id})<-[:PART_OF]-(p:Passage)
+     OPTIONAL MATCH (p)-[:MENTIONS]->(e:Entity)
+     WITH p, collect(DISTINCT e) AS touched
+     DETACH DELETE p
+     WITH touched UNWIND touched AS e
+     WITH DISTINCT e WHERE NOT e:Curated AND NOT EXISTS { (e)<-[:MENTIONS]-(:Passage) }
+     DETACH DELETE e`,
+    { ids: documentIds },
+  );
+  if (deleteDocuments) await tx.run('UNWIND $ids AS id MATCH (d:Document {id: id}) DETACH DELETE d', { ids: documentIds });
+  await tx.run(TOUCH_GRAPH);
+}
+
+/** Deletes a document and whatever only it supported, in one transaction; false when there is no such document. */
+export async function deleteDocument(store: GraphStore, id: string): Promise<boolean> {
+  return store.writeTransaction(async (tx) => {
+    const found = await tx.run('MATCH (d:Document {id: $id}) RETURN count(d) AS n', { id });
+    if (Number(found.records[0].get('n')) === 0) return false;
+    await removePassagesOf(tx, [id], true);
+    return true;
+  });
+}
+
+/** Marks the graph as changed (the projection compares its creation time with this). */
+export async function touchGraph(store: GraphStore): Promise<void> {
+  await store.write(TOUCH_GRAPH);
+}
+
+/**
+ * SAME_AS edges for the given pairs, and the end of the synonym search for the
+ * given entities, in one transaction (an interrupted pass resumes). Returns
+ * how many edges are new.
+ */
+export async function writeSynonyms(
+  store: GraphStore,
+  pairs: { a: string; b: string; score: number }[],
+  doneIds: string[],
+): Promise<number> {
+  return store.writeTransaction(async (tx) => {
+    const res = await tx.run(
+      `UNWIND $pairs AS p
+       MATCH (a:Entity {id: p.a}), (b:Entity {id: p.b})
+       MERGE (a)-[r:SAME_AS]-(b)
+       ON CREATE SET r.score = p.score, r.weight = p.score, r.source = 'embedding', r.isNew = true
+       WITH r WHERE r.isNew
+       REMOVE r.isNew
+       RETURN count(r) AS made`,
+      { pairs },
+    );
+    await tx.run('UNWIND $ids AS id MATCH (e:Entity {id: id}) REMOVE e.synonymsPending', { ids: doneIds });
+    return Number(res.records[0].get('made'));
+  });
+}
+
+/** Curated entities (labelled :Entity:Curated), in one transaction; existing ones keep their properties. */
+export async function writeCuratedEntities(
+  store: GraphStore,
+  entities: { id: string; name: string; type: string; description: string; embedding: number[]; descriptionEmbedding: number[] }[],
+): Promise<void> {
+  await store.write(
+    `UNWIND $entities AS e
+     MERGE (x:Entity {id: e.id})
+     ON CREATE SET x.name = e.name, x.type = e.type, x.description = e.description,
+                   x.embedding = e.embedding, x.descriptionEmbedding = e.descriptionEmbedding, x.synonymsPending = true
+     SET x:Curated
+     ${TOUCH_GRAPH}`,
+    { entities },
+  );
+}
+
+/**
+ * Curated edges of one relationship type, in one transaction; the type is
+ * recorded in GraphRecallMeta so the server can walk it and the projection
+ * can include it. The caller validates the type against the identifier
+ * pattern: a relationship type cannot be a parameter.
+ */
+export async function writeCuratedEdges(store: GraphStore, type: string, edges: { from: string; to: string; predicate: string }[]): Promise<void> {
+  await store.write(
+    `UNWIND $edges AS r
+     MATCH (a:Entity {id: r.from}), (b:Entity {id: r.to})
+     MERGE (a)-[x:${type}]->(b) ON CREATE SET x.predicate = r.predicate, x.weight = 1.0
+     WITH count(*) AS n
+     ${TOUCH_GRAPH}, m.curatedTypes = apoc.coll.toSet(coalesce(m.curatedTypes, []) + [$type])`,
+    { edges, type },
+  );
+}
+
+export type EmbeddedLabel = 'Passage' | 'Entity';
+
+/** Flags every passage and entity for re-embedding (an interrupted reembed resumes from the flags). */
+export async function markForReembed(store: GraphStore): Promise<void> {
+  await store.write('MATCH (n) WHERE (n:Passage OR n:Entity) SET n.reembedPending = true');
+}
+
+/** New vectors for nodes of one label, in one transaction, clearing their re-embed flag. */
+export async function writeEmbeddings(
+  store: GraphStore,
+  label: EmbeddedLabel,
+  updates: { id: string; embedding: number[]; descriptionEmbedding: number[] | null }[],
+): Promise<void> {
+  await store.write(
+    `UNWIND $updates AS u MATCH (n:${label} {id: u.id})
+     SET n.embedding = u.embedding, n.descriptionEmbedding = coalesce(u.descriptionEmbedding, n.descriptionEmbedding)
+     REMOVE n.reembedPending`,
+    { updates },
+  );
+}

@@ -1,0 +1,122 @@
+import crypto from 'node:crypto';
+import type { Embedder } from '../embedders/types.js';
+import type { Extraction, Extractor } from '../extractors/types.js';
+import { existingEntityIds, knownDocumentHashes } from '../graph/lookups.js';
+import type { GraphStore } from '../graph/store.js';
+import { writeDocumentBatch } from '../graph/writes.js';
+import { manageProjection } from '../retrieval/projection.js';
+import { IngestInputError } from './problems.js';
+import { describeForEmbedding, meanOfMentioningPassages, resolveEntities } from './resolution.js';
+import { toPassages } from './sources/index.js';
+import { findSynonyms } from './synonyms.js';
+import type { IngestOptions, IngestSummary, ReadItem, SourceDocument, SourcePassage, SourceProblem, StageSeconds } from './types.js';
+
+/**
+ * documents -> passages -> extraction -> resolution -> embeddings -> graph.
+ *
+ * Documents are processed in batches; each batch is written in ONE transaction
+ * with MERGE on stable ids, so a batch is all or nothing and a second run of
+ * the same input writes nothing (documents whose content hash is unchanged are
+ * skipped before any work). An interrupted run resumes where it stopped.
+ * Synonym edges are found through the vector index for new entities only, so
+ * the whole pipeline is linear in the input.
+ */
+export interface IngestContext {
+  store: GraphStore;
+  embedder: Embedder;
+  extractor: Extractor;
+  graphName: string;
+  extraProjectionTypes?: string[];
+}
+
+const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+
+export async function readAll(items: AsyncIterable<ReadItem>): Promise<{ documents: SourceDocument[]; problems: SourceProblem[] }> {
+  const documents: SourceDocument[] = [];
+  const problems: SourceProblem[] = [];
+  for await (const item of items) {
+    if ('document' in item) documents.push(item.document);
+    else problems.push(item.problem);
+  }
+  return { documents, problems };
+}
+
+export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<ReadItem>, opts: IngestOptions = {}): Promise<IngestSummary> {
+  const { store } = ctx;
+  const batchSize = opts.batchSize ?? 64;
+  const seconds: StageSeconds = { read: 0, extract: 0, embed: 0, resolve: 0, write: 0, synonyms: 0, projection: 0 };
+  const timed = async <T>(stage: keyof StageSeconds, f: () => Promise<T> | T): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await f();
+    } finally {
+      seconds[stage] += (performance.now() - t0) / 1000;
+    }
+  };
+  const { documents, problems } = await timed('read', () => readAll(items));
+  if (opts.strict && problems.length) throw new IngestInputError(problems);
+  const summary: IngestSummary = {
+    documents: { read: documents.length, written: 0, unchanged: 0, replaced: 0 },
+    passages: 0, entities: 0, mentions: 0, relations: 0, synonyms: 0, problems, seconds,
+  };
+  const hashOf = (d: SourceDocument) => sha(JSON.stringify([d.title, d.text, d.metadata ?? null, opts.chunkSize ?? null, opts.chunkOverlap ?? null, ctx.extractor.id, ctx.embedder.id]));
+
+  // Unchanged documents are skipped before any extraction or embedding.
+  const known = await knownDocumentHashes(store, documents.map((d) => d.id));
+  const todo = documents.filter((d) => known.get(d.id) !== hashOf(d));
+  summary.documents.unchanged = documents.length - todo.length;
+
+  for (let i = 0; i < todo.length; i += batchSize) {
+    const batch = todo.slice(i, i + batchSize);
+    opts.onProgress?.({ stage: 'ingest', done: i, total: todo.length });
+    const passages = batch.flatMap((d) => toPassages(d, opts.chunkSize, opts.chunkOverlap));
+    const extractions = await timed('extract', async () => {
+      const out: { passage: SourcePassage; extraction: Extraction }[] = [];
+      for (const passage of passages) out.push({ passage, extraction: await ctx.extractor.extract(passage) });
+      return out;
+    });
+    const resolved = await timed('resolve', () => resolveEntities(extractions));
+    const existing = await timed('resolve', () => existingEntityIds(store, resolved.entities.map((e) => e.id)));
+    const fresh = resolved.entities.filter((e) => !existing.has(e.id));
+    const vectors = await timed('embed', async () => {
+      const passageVectors = await ctx.embedder.embed(passages.map((p) => `${p.title}\n${p.text}`), 'document');
+      const names = await ctx.embedder.embed(fresh.map((e) => e.name), 'document');
+      const descriptions = opts.descriptionEmbedding === 'text'
+        ? await ctx.embedder.embed(fresh.map(describeForEmbedding), 'document')
+        : meanOfMentioningPassages(fresh.map((e) => e.id), resolved.mentions, passages.map((p) => p.id), passageVectors);
+      return { passages: passageVectors, names, descriptions };
+    });
+    const replaced = batch.filter((d) => known.has(d.id)).map((d) => d.id);
+    await timed('write', () =>
+      writeDocumentBatch(store, {
+        documents: batch.map((d) => ({ id: d.id, title: d.title, source: d.source, hash: hashOf(d), metadata: d.metadata ? JSON.stringify(d.metadata) : null })),
+        replaced,
+        passages: passages.map((p, k) => ({ ...p, embedding: vectors.passages[k] })),
+        entities: fresh.map((e, k) => ({ ...e, embedding: vectors.names[k], descriptionEmbedding: vectors.descriptions[k] })),
+        mentions: resolved.mentions,
+        relations: resolved.relations,
+        aliases: resolved.aliases,
+      }),
+    );
+    summary.documents.written += batch.length;
+    summary.documents.replaced += replaced.length;
+    summary.passages += passages.length;
+    summary.entities += fresh.length;
+    summary.mentions += resolved.mentions.length;
+    summary.relations += resolved.relations.length;
+    summary.synonyms += resolved.aliases.length;
+  }
+  opts.onProgress?.({ stage: 'ingest', done: todo.length, total: todo.length });
+  summary.synonyms += await timed('synonyms', () => findSynonyms(store, opts.synonymThreshold ?? 0.85, opts.onProgress));
+  if (opts.refreshProjection !== false) {
+    await timed('projection', async () => {
+      opts.onProgress?.({ stage: 'projection', done: 0, total: 1 });
+      const state = await manageProjection(store.driver, 'status', { graphName: ctx.graphName, database: store.database });
+      if (!state.exists || !state.fresh) {
+        await manageProjection(store.driver, 'refresh', { graphName: ctx.graphName, database: store.database, extraTypes: ctx.extraProjectionTypes });
+      }
+      opts.onProgress?.({ stage: 'projection', done: 1, total: 1 });
+    });
+  }
+  return summary;
+}

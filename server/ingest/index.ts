@@ -1,0 +1,28 @@
+/**
+ * Ingestion: source readers -> documents/curated pipelines -> graph store.
+ * Every statement lives in server/graph (writes.ts, lookups.ts) and
+ * server/db (schema); this layer only shapes the data.
+ */
+export * from './sources/index.js';
+export type {
+  CuratedEdge,
+  CuratedEntity,
+  CuratedGraph,
+  IngestOptions,
+  IngestSummary,
+  Progress,
+  ReadItem,
+  SourceDocument,
+  SourcePassage,
+  SourceProblem,
+  StageSeconds,
+} from './types.js';
+export { IngestInputError, formatProblem } from './problems.js';
+export { describeForEmbedding, meanOfMentioningPassages, resolveEntities, type ResolvedEntity } from './resolution.js';
+export { findSynonyms, numeralsAgree } from './synonyms.js';
+export { ingestDocuments, readAll, type IngestContext } from './documents.js';
+export { curatedTypes, ingestCurated } from './curated.js';
+export { reembed } from './reembed.js';
+export { detectFormat, ingestPath, type IngestFormat } from './run.js';
+export { formatSeconds, progressBar } from './progress.js';
+export { deleteDocument } from '../graph/writes.js';
