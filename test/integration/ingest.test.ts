@@ -8,6 +8,7 @@ import { createLocalEmbedder } from '../../server/embedders/local.js';
 import type { Embedder } from '../../server/embedders/types.js';
 import { createOfflineExtractor } from '../../server/extractors/offline/index.js';
 import type { Extractor } from '../../server/extractors/types.js';
+import { DEFAULT_PPR_GRAPH_NAME } from '../../server/graph/facts.js';
 import { GraphStore } from '../../server/graph/store.js';
 import {
   IngestInputError,
@@ -36,7 +37,7 @@ let store: GraphStore;
 let embedder: Embedder;
 let dir: string;
 const extractor = createOfflineExtractor();
-const ctx = (): IngestContext => ({ store, embedder, extractor, graphName: 'graph_recall_ppr' });
+const ctx = (): IngestContext => ({ store, embedder, extractor, graphName: DEFAULT_PPR_GRAPH_NAME });
 
 function writeCorpus(lines: string[]): string {
   const file = path.join(dir, `corpus-${Math.random().toString(36).slice(2)}.jsonl`);
@@ -149,7 +150,7 @@ test('an abbreviation reaches the same entity as the full name', async () => {
   const file = writeCorpus(goodLines());
   const summary = await ingestDocuments(ctx(), readJsonl(file));
   expect(summary.synonyms).toBeGreaterThan(0);
-  const retriever = new Retriever(store, { timeoutMs: 30000, allowedRelTypes: ['RELATED', 'SAME_AS'], pprGraphName: 'graph_recall_ppr' });
+  const retriever = new Retriever(store, { timeoutMs: 30000, allowedRelTypes: ['RELATED', 'SAME_AS'], pprGraphName: DEFAULT_PPR_GRAPH_NAME });
   const question = 'Who first described AD?';
   const [q] = await embedder.embed([question], 'query');
   const res = await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: { steps: 2 } });
