@@ -27,7 +27,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createOfflineExtractor, normalizeName } from '../server/extractors/offline.js';
+import { createOfflineExtractor } from '../server/extractors/offline/index.js';
+import { normalizeName } from '../server/graph/facts.js';
 import type { Extraction } from '../server/extractors/types.js';
 
 interface Passage {

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { answerPrompt, citationsIn, contextBlock, drain, type AnswerResult, type Generator } from './generator.js';
+import { answerPrompt, citationsIn, contextBlock, drain } from './shared.js';
+import type { AnswerResult, Generator } from './types.js';
 
 export interface AnthropicGeneratorOptions {
   apiKey: string;

@@ -1,4 +1,6 @@
-import { citationsIn, drain, type AnswerPassage, type AnswerResult, type Generator } from './generator.js';
+/** The offline answer generator: extractive, no network. */
+import { citationsIn, drain } from './shared.js';
+import type { AnswerPassage, AnswerResult, Generator } from './types.js';
 
 const STOP = new Set(
   'a an the of in on at to for from by with and or is are was were be been who whom whose what which when where why how did does do that this these those as it its his her their into than then'.split(' '),

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { createOfflineExtractor } from './offline.js';
+import { createOfflineExtractor } from './offline/index.js';
 import type { Extractor } from './types.js';
 
 /** The configured extractor: anthropic with ANTHROPIC_API_KEY, else the offline NLP extractor. */

@@ -8,8 +8,8 @@ import { loadConfig, type Config } from '../../server/config.js';
 import type { Embedder } from '../../server/embedders/types.js';
 import { createLogger } from '../../server/logger.js';
 import { createExtractiveGenerator } from '../../server/answer/extractive.js';
-import type { Generator } from '../../server/answer/generator.js';
-import { createOfflineExtractor } from '../../server/extractors/offline.js';
+import type { Generator } from '../../server/answer/index.js';
+import { createOfflineExtractor } from '../../server/extractors/offline/index.js';
 import { Retriever } from '../../server/retrieval/client.js';
 
 export interface RunningServer {

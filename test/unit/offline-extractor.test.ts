@@ -1,4 +1,5 @@
-import { createOfflineExtractor, normalizeName, DESCRIPTION_MAX_CHARS, MAX_RELATIONS_PER_SENTENCE } from '../../server/extractors/offline.js';
+import { createOfflineExtractor, DESCRIPTION_MAX_CHARS, MAX_RELATIONS_PER_SENTENCE } from '../../server/extractors/offline/index.js';
+import { normalizeName } from '../../server/graph/facts.js';
 import type { Extraction, ExtractedEntity } from '../../server/extractors/types.js';
 
 const extractor = createOfflineExtractor();

@@ -1,5 +1,5 @@
 /**
- * Small closed word lists used by the offline extractor (server/extractors/offline.ts).
+ * Small closed word lists used by the offline extractor (server/extractors/offline/).
  * Everything here is lowercase and matched against lowercased, accent-free tokens.
  */
 

@@ -1,0 +1,56 @@
+/**
+ * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v1'.
+ *
+ * Built on wink-nlp + wink-eng-lite-web-model (sentence splitting, POS tags, lemmas, a small
+ * NER for numbers/dates); ~1,000 passages/s on one core. On top of that:
+ *  - Entities
+ *    - capitalised-span chunking: proper-noun sequences with name connectors ("Green Party of
+ *      England and Wales", "Jean de la Fontaine", "Kim Jong-il", title-case "Back In The U.S.A."),
+ *      without sentence-initial function words, pronouns or lone sentence-initial capitals;
+ *    - components of long names ("Adalbert II of Tuscany" -> "Adalbert II", "Tuscany"), names
+ *      without their titles ("Emperor Itzcoatl" -> "Itzcoatl"), "City, Region" places
+ *      ("Burbank, California") and "Name, Nth Title of X" people ("Patrick Lyon, 3rd Earl of ...");
+ *    - quoted titles ("Hello Love") as works; calendar dates ("7 September 1864", "May 3, 1869"),
+ *      their years and other years; numbers, money and percentages;
+ *    - the passage title (Wikipedia disambiguators such as "(1925 film)" stripped and used to
+ *      guess the type) and the names inside it ("Prague astronomical clock" -> "Prague");
+ *    - a lone surname that repeats a person named earlier ("Buxton") is that person, not a new entity;
+ *    - types: Person, Place, Organization, Work, Date, Number, Money, Percent, Nationality, Entity
+ *      (capitalised name of unknown kind), and Concept (optional, see {@link OfflineExtractorOptions}).
+ *  - Relations
+ *    - nearest co-occurring pairs in a sentence (the next two names and the next value after each
+ *      name, at most {@link MAX_RELATIONS_PER_SENTENCE} per sentence); predicate = lemma of the verb
+ *      between them plus a following preposition ("born_in", "direct_by"), or "<noun>_of"
+ *      ("daughter_of"), or ALIAS_PREDICATE ("also known as", "(born Samuel Cook)"),
+ *      else "related_to";
+ *    - title -> every other entity of the passage: the verb that links them when the sentence is
+ *      about the title (title mention, pronoun or "The film ..." subject), else "mentions";
+ *    - a long name -> its components ("related_to") and variants (ALIAS_PREDICATE).
+ *  - Descriptions: the sentences of the passage that mention the entity (the first sentences for
+ *    the title), at most {@link DESCRIPTION_MAX_CHARS} characters.
+ *
+ * Entities are deduplicated within a passage by normalizeName; other code merges entities
+ * across passages on the same key (ALIAS_PREDICATE and normalizeName live in server/graph/facts.ts).
+ *
+ * Modules, in pipeline order: nlp (wink pipeline, tokenizer) and tokens (token model, mentions);
+ * values, spans, names and mentions (mention finding; lexicon holds the word lists and entity-types
+ * the type guessing); entities, predicates and relations; extract (one passage, stage by stage).
+ */
+import type { Extraction, Extractor, PassageInput } from '../types.js';
+import { extractPassage, type OfflineExtractorOptions } from './extract.js';
+
+export { DESCRIPTION_MAX_CHARS } from './entities.js';
+export { extractPassage, type OfflineExtractorOptions } from './extract.js';
+export { MAX_RELATIONS_PER_SENTENCE } from './relations.js';
+
+export const OFFLINE_EXTRACTOR_ID = 'offline:v1';
+
+export function createOfflineExtractor(options: OfflineExtractorOptions = {}): Extractor {
+  const opts = { ...options };
+  return {
+    id: opts.concepts ? `${OFFLINE_EXTRACTOR_ID}+concepts` : OFFLINE_EXTRACTOR_ID,
+    async extract(passage: PassageInput): Promise<Extraction> {
+      return extractPassage(passage, opts);
+    },
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * The wink-nlp pipeline (loaded once, on first use) and the tokenizer that turns its output into
+ * the extractor's token model.
+ */
+import winkNLP from 'wink-nlp';
+import model from 'wink-eng-lite-web-model';
+import { CAP_RE, stripAccentsLower, type Tok } from './tokens.js';
+
+type WinkNlp = ReturnType<typeof winkNLP>;
+export type WinkDoc = ReturnType<WinkNlp['readDoc']>;
+
+let nlpInstance: WinkNlp | undefined;
+export function nlp(): WinkNlp {
+  nlpInstance ??= winkNLP(model, ['sbd', 'pos', 'ner']);
+  return nlpInstance;
+}
+
+export interface Tokenized {
+  doc: WinkDoc;
+  toks: Tok[];
+  sentSpans: number[][];
+  sentTexts: string[];
+}
+
+export function tokenize(text: string): Tokenized {
+  const { its } = nlp();
+  const doc = nlp().readDoc(text);
+  const tokens = doc.tokens();
+  const values = tokens.out() as string[];
+  const poss = tokens.out(its.pos) as string[];
+  const lemmas = tokens.out(its.lemma as unknown as typeof its.value) as string[];
+  const spaces = tokens.out(its.precedingSpaces) as string[];
+  const kinds = tokens.out(its.type) as string[];
+  const sentSpans = doc.sentences().out(its.span) as unknown as number[][];
+  const sentTexts = doc.sentences().out() as string[];
+  const toks: Tok[] = new Array(values.length);
+  const mk = (i: number, sent: number): Tok => {
+    const v = values[i];
+    return { value: v, lower: stripAccentsLower(v), pos: poss[i], lemma: (lemmas[i] ?? v).toLowerCase(), sp: spaces[i] !== '', kind: kinds[i], cap: CAP_RE.test(v), sent };
+  };
+  for (let s = 0; s < sentSpans.length; s++) for (let i = sentSpans[s][0]; i <= sentSpans[s][1]; i++) toks[i] = mk(i, s);
+  for (let i = 0; i < toks.length; i++) toks[i] ??= mk(i, sentSpans.length);
+  return { doc, toks, sentSpans, sentTexts };
+}

@@ -1,0 +1,118 @@
+/**
+ * A passage's relations: nearest co-occurring pairs in each sentence, components and variants of
+ * long names, the title's alias and parts, and the title -> every other entity.
+ */
+import { ALIAS_PREDICATE, LITERAL_TYPES } from '../../graph/facts.js';
+import type { ExtractedRelation } from '../types.js';
+import type { Entities, TitleKeys } from './entities.js';
+import { isAliasLink, isPrepositionalObject, predicateBetween, refersToTitle } from './predicates.js';
+import type { Mention, Tok } from './tokens.js';
+
+/** Maximum co-occurrence relations produced per sentence. */
+export const MAX_RELATIONS_PER_SENTENCE = 10;
+
+/** "American" or "1975" is never the subject. */
+const OBJECT_ONLY: ReadonlySet<string> = new Set(LITERAL_TYPES);
+
+/** The relations found so far; at most one per (subject, predicate, object), and none from an entity to itself. */
+class RelationSet {
+  readonly relations: ExtractedRelation[] = [];
+  /** Triples added, and the directed pairs they link. */
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly entities: Entities) {}
+
+  add(sk: string, predicate: string, ok: string): void {
+    if (sk === ok) return;
+    const id = `${sk}\u0000${predicate}\u0000${ok}`;
+    if (this.seen.has(id)) return;
+    this.seen.add(id);
+    this.seen.add(`${sk}\u0000${ok}`);
+    this.relations.push({ subject: this.entities.get(sk)!.name, predicate, object: this.entities.get(ok)!.name });
+  }
+
+  /** Whether a relation from `sk` to `ok` exists. */
+  has(sk: string, ok: string): boolean {
+    return this.seen.has(`${sk}\u0000${ok}`);
+  }
+
+  /** Whether a relation links the two, in either direction. */
+  linked(a: string, b: string): boolean {
+    return this.has(a, b) || this.has(b, a);
+  }
+}
+
+export function extractRelations(toks: Tok[], sentSpans: number[][], mentions: Mention[], entities: Entities, keys: TitleKeys): ExtractedRelation[] {
+  const rels = new RelationSet(entities);
+  const bySentence = new Map<number, Mention[]>();
+  for (const m of mentions) {
+    const list = bySentence.get(m.sent) ?? [];
+    list.push(m);
+    bySentence.set(m.sent, list);
+  }
+  for (const [, all] of bySentence) {
+    addCooccurrences(rels, toks, all.filter((m) => m.primary));
+    // components and variants hang off the name they were taken from
+    for (const m of all) {
+      if (m.primary || !m.parent || m.parent === m.key || !entities.has(m.parent)) continue;
+      if (!rels.has(m.parent, m.key)) rels.add(m.parent, m.variant ? ALIAS_PREDICATE : 'related_to', m.key);
+    }
+  }
+  const { titleKey, aliasKey } = keys;
+  if (titleKey && aliasKey && entities.has(aliasKey) && aliasKey !== titleKey) rels.add(titleKey, ALIAS_PREDICATE, aliasKey);
+  for (const k of keys.parts) rels.add(titleKey, 'related_to', k);
+  if (titleKey) addTitleRelations(rels, toks, sentSpans, mentions, entities, keys);
+  return rels.relations;
+}
+
+/** Nearest co-occurring pairs among the primary mentions of one sentence. */
+function addCooccurrences(rels: RelationSet, toks: Tok[], list: Mention[]): void {
+  let count = 0;
+  for (let i = 0; i < list.length && count < MAX_RELATIONS_PER_SENTENCE; i++) {
+    const a = list[i];
+    if (OBJECT_ONLY.has(a.type)) continue;
+    // nearest pairs only: the next two names and the next value (date/number/nationality) after `a`
+    let names = 0;
+    let values = 0;
+    for (let j = i + 1; j < list.length && (names < 2 || values < 1) && count < MAX_RELATIONS_PER_SENTENCE; j++) {
+      const b = list[j];
+      if (b.start <= a.end || a.key === b.key) continue;
+      const isValue = OBJECT_ONLY.has(b.type);
+      if (isValue ? values >= 1 : names >= 2) continue;
+      if (isValue) values++;
+      else names++;
+      if (rels.linked(a.key, b.key)) continue;
+      let pred = predicateBetween(toks, a.end + 1, b.start) ?? 'related_to';
+      if (names === 1 && !isValue && isAliasLink(toks, a, b, pred)) pred = ALIAS_PREDICATE;
+      // "He moved to Nashville, Tennessee and joined the Opry": a name inside a prepositional phrase is not the
+      // subject of a verb that follows it
+      else if (!pred.endsWith('_of') && pred !== 'related_to' && isPrepositionalObject(toks, a.start)) pred = 'related_to';
+      rels.add(a.key, pred, b.key);
+      count++;
+    }
+  }
+}
+
+/**
+ * Title -> every other entity not yet linked to it: the verb that links them when the entity's first
+ * sentence is about the title (title mention before it, pronoun or "The film ..." subject), else "mentions".
+ */
+function addTitleRelations(rels: RelationSet, toks: Tok[], sentSpans: number[][], mentions: Mention[], entities: Entities, { titleKey, aliasKey }: TitleKeys): void {
+  const titleMentionsBySent = new Map<number, Mention>();
+  for (const m of mentions) if ((m.key === titleKey || m.key === aliasKey) && !titleMentionsBySent.has(m.sent)) titleMentionsBySent.set(m.sent, m);
+  for (const e of entities.values()) {
+    if (e.key === titleKey || e.key === aliasKey || !e.firstMention) continue;
+    const m = e.firstMention;
+    if (rels.linked(titleKey, e.key)) continue;
+    const sentStart = sentSpans[m.sent]?.[0] ?? 0;
+    const tm = titleMentionsBySent.get(m.sent);
+    let pred: string | undefined;
+    const from = tm && tm.end < m.start ? tm.end + 1 : !tm && refersToTitle(toks, sentStart, m.sent) ? sentStart : -1;
+    // the sentence's verb when no other name stands between the title and this entity; otherwise only a
+    // verb or "<noun> of" that follows the last name in between ("... in 1949 and joined the Opry")
+    let lastBetween = -1;
+    for (const o of mentions) if (o.primary && o.start >= from && o.end < m.start && o.key !== titleKey && !OBJECT_ONLY.has(o.type)) lastBetween = Math.max(lastBetween, o.end);
+    if (from >= 0) pred = predicateBetween(toks, lastBetween >= 0 ? lastBetween + 1 : from, m.start);
+    rels.add(titleKey, pred ?? 'mentions', e.key);
+  }
+}
