@@ -2,7 +2,7 @@
  * Evaluation and A/B harness: Recall@2/5/10, MRR and latency per retrieval
  * mode on a multi-hop QA set, through the same code path as the API.
  *
- *   npm run eval -- --dataset <folder> [--questions <file.jsonl>] [--modes vector,gated,ppr]
+ *   npm run eval -- --dataset <folder> [--questions <file.jsonl>] [--modes vector,hybrid,gated,ppr]
  *                   [--sweep T=1..4,decay=0.3..0.9] [--ablate gate] [--out <dir>] [--limit N]
  *
  * The folder holds corpus.jsonl and dev.jsonl (../shared/data format). The
@@ -16,18 +16,16 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Driver } from 'neo4j-driver';
 import { ROOT, loadConfig, type Config } from '../server/config.js';
-import { createDriver } from '../server/db/driver.js';
 import { migrate } from '../server/db/migrate.js';
 import { createEmbedder } from '../server/embedders/index.js';
 import type { Embedder } from '../server/embedders/types.js';
-import { progressBar } from '../server/ingest/progress.js';
-import { ingestPath } from '../server/ingest/run.js';
+import { progressBar, ingestPath } from '../server/ingest/index.js';
+import { GraphStore } from '../server/graph/store.js';
 import { Retriever, type RetrievalResult } from '../server/retrieval/client.js';
 import { jaccardAtK, rankCorrelation } from '../server/retrieval/overlap.js';
 import { ensureProjection } from '../server/retrieval/projection.js';
-import type { Mode } from '../server/retrieval/params.js';
+import { MODE_NAMES, type Mode } from '../server/retrieval/params.js';
 import { embedQuestion, retrieveTimed, validateParams } from '../server/retrieval/service.js';
 import { exactMatch, f1Score } from './metrics.js';
 import { parseSweep } from './sweep.js';
@@ -36,14 +34,14 @@ import { barChartSvg, latencyChartSvg } from './svg.js';
 interface Question { id: string; question: string; answers: string[]; type?: string; supporting_ids: string[] }
 interface Variant { name: string; mode: Mode; params: Record<string, unknown> }
 
-const USAGE = `usage: npm run eval -- --dataset <folder> [--questions <file.jsonl>] [--modes vector,gated,ppr]
+const USAGE = `usage: npm run eval -- --dataset <folder> [--questions <file.jsonl>] [--modes vector,hybrid,gated,ppr]
                         [--sweep T=1..4,decay=0.3..0.9] [--ablate gate] [--out <dir>] [--limit N]`;
 
 const { values } = parseArgs({
   options: {
     dataset: { type: 'string' },
     questions: { type: 'string' },
-    modes: { type: 'string', default: 'vector,gated,ppr' },
+    modes: { type: 'string', default: 'vector,hybrid,gated,ppr' },
     sweep: { type: 'string' },
     ablate: { type: 'string' },
     out: { type: 'string' },
@@ -58,7 +56,7 @@ function variants(): Variant[] {
   const extra = values.params ? (JSON.parse(values.params) as Record<string, Record<string, unknown>>) : {};
   const out: Variant[] = [];
   for (const mode of modes) {
-    if (!['vector', 'gated', 'ppr'].includes(mode)) throw new Error(`--modes: unknown mode "${mode}"`);
+    if (!MODE_NAMES.includes(mode)) throw new Error(`--modes: unknown mode "${mode}"`);
     if (mode === 'gated' && values.sweep) {
       for (const p of parseSweep(values.sweep)) {
         out.push({ name: `gated[${Object.entries(p).map(([k, v]) => `${k === 'steps' ? 'T' : k}=${v}`).join(',')}]`, mode, params: { ...extra.gated, ...p } });
@@ -94,10 +92,9 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
 const r4 = (x: number) => Math.round(x * 10000) / 10000;
 
 /** An embedded Neo4j whose data folder is keyed by what was ingested into it. */
-async function openDatabase(cfg: Config, key: string): Promise<{ driver: Driver; fresh: boolean; stop: () => void }> {
+async function openDatabase(cfg: Config, key: string): Promise<{ store: GraphStore; fresh: boolean; stop: () => void }> {
   if (process.env.NEO4J_URI) {
-    const driver = createDriver(cfg.neo4j);
-    return { driver, fresh: false, stop: () => {} };
+    return { store: GraphStore.connect(cfg.neo4j), fresh: false, stop: () => {} };
   }
   const env = {
     ...process.env,
@@ -114,26 +111,21 @@ async function openDatabase(cfg: Config, key: string): Promise<{ driver: Driver;
   const fresh = !fs.existsSync(path.join(ROOT, '.data/eval', key, 'data'));
   const r = spawnSync(process.execPath, [launcher, 'start'], { env, stdio: 'inherit' });
   if (r.status !== 0) throw new Error('could not start the eval Neo4j');
-  const driver = createDriver({ ...cfg.neo4j, uri: `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, password: env.NEO4J_PASSWORD });
-  return { driver, fresh, stop: () => spawnSync(process.execPath, [launcher, 'stop'], { env, stdio: 'ignore' }) };
+  const store = GraphStore.connect({ ...cfg.neo4j, uri: `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, password: env.NEO4J_PASSWORD });
+  return { store, fresh, stop: () => spawnSync(process.execPath, [launcher, 'stop'], { env, stdio: 'ignore' }) };
 }
 
-async function ensureCorpus(driver: Driver, cfg: Config, embedder: Embedder, corpus: string, key: string): Promise<number> {
-  const s = driver.session();
-  try {
-    const meta = await s.run("OPTIONAL MATCH (m:GraphRecallMeta {key: 'evalCorpus'}) RETURN m.value AS v");
-    if (meta.records[0].get('v') === key) return 0;
-    await s.run('MATCH (n) WHERE NOT n:GraphRecallMigration CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS');
-  } finally {
-    await s.close();
-  }
+async function ensureCorpus(store: GraphStore, cfg: Config, embedder: Embedder, corpus: string, key: string): Promise<number> {
+  const meta = await store.read("OPTIONAL MATCH (m:GraphRecallMeta {key: 'evalCorpus'}) RETURN m.value AS v");
+  if (meta.records[0].get('v') === key) return 0;
+  // CALL IN TRANSACTIONS needs an implicit transaction: a session of its own.
+  const s = store.driver.session({ database: store.database });
+  await s.run('MATCH (n) WHERE NOT n:GraphRecallMigration CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS').finally(() => s.close());
   const t0 = performance.now();
-  const summary = await ingestPath({ driver, config: cfg, embedder }, corpus, { onProgress: progressBar() });
+  const summary = await ingestPath({ store, config: cfg, embedder }, corpus, { onProgress: progressBar() });
   const seconds = (performance.now() - t0) / 1000;
   console.log(`ingested ${summary.passages} passages, ${summary.entities} entities, ${summary.relations} relations, ${summary.synonyms} synonyms in ${seconds.toFixed(0)} s`);
-  const s2 = driver.session();
-  await s2.run("MERGE (m:GraphRecallMeta {key: 'evalCorpus'}) SET m.value = $key", { key });
-  await s2.close();
+  await store.write("MERGE (m:GraphRecallMeta {key: 'evalCorpus'}) SET m.value = $key", { key });
   return seconds;
 }
 
@@ -154,11 +146,11 @@ async function main() {
   const corpusHash = crypto.createHash('sha256').update(fs.readFileSync(corpus)).digest('hex').slice(0, 12);
   const key = `${path.basename(dataset)}-${corpusHash}-${embedder.id.replace(/[^\w.-]+/g, '_')}-${cfg.extractor}`;
   const db = await openDatabase(cfg, key);
-  const { driver } = db;
-  await migrate(driver, { dimension: embedder.dimension });
-  const ingestSeconds = await ensureCorpus(driver, cfg, embedder, corpus, key);
-  await ensureProjection(driver, { graphName: cfg.pprGraphName });
-  const retriever = new Retriever(driver, { timeoutMs: 60000, allowedRelTypes: cfg.traverseTypes, pprGraphName: cfg.pprGraphName });
+  const { store } = db;
+  await migrate(store, { dimension: embedder.dimension });
+  const ingestSeconds = await ensureCorpus(store, cfg, embedder, corpus, key);
+  await ensureProjection(store.driver, { graphName: cfg.pprGraphName, database: store.database });
+  const retriever = new Retriever(store, { timeoutMs: 60000, allowedRelTypes: cfg.traverseTypes, pprGraphName: cfg.pprGraphName });
 
   // Every question, every variant, interleaved (rotating order), after one warm-up question.
   const perQuestion: Record<string, unknown>[] = [];
@@ -193,7 +185,7 @@ async function main() {
   // Answers (EM/F1) only with Claude; nothing is ever invented offline.
   let answers: Record<string, { em: number; f1: number }> | 'not run' = 'not run';
   if (cfg.anthropic.apiKey) {
-    const { createGenerator } = await import('../server/answer/generator.js');
+    const { createGenerator } = await import('../server/answer/index.js');
     const generator = await createGenerator({ ...cfg, generator: 'anthropic' });
     answers = {};
     for (const v of vs) {
@@ -262,7 +254,7 @@ async function main() {
   fs.writeFileSync(path.join(out, 'latency.svg'), latencyChartSvg(`Latency by mode - ${summary.dataset}`, vs.map((v) => ({ label: v.name, values: perQuestion.map((r) => (r.modes as Record<string, { totalMs: number }>)[v.name].totalMs) }))));
   console.log(md);
   console.log(`reports in ${path.relative(ROOT, out) || out}`);
-  await driver.close();
+  await store.close();
   if (!process.env.EVAL_KEEP_DB) db.stop();
   console.log(vs.map((v) => `${v.name}: R@5 ${summary.modes[v.name].recall_at_5.toFixed(3)} p50 ${summary.modes[v.name].p50_ms.toFixed(0)}ms`).join(' | '));
 }

@@ -16,7 +16,6 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { ROOT } from '../server/config.js';
-import { createDriver } from '../server/db/driver.js';
 import { migrate } from '../server/db/migrate.js';
 import { Retriever } from '../server/retrieval/client.js';
 import { GraphStore } from '../server/graph/store.js';
@@ -120,8 +119,9 @@ const percentile = (xs: number[], p: number) => {
 
 async function main() {
   const db = await startDatabase();
-  const driver = createDriver({ uri: db.uri, user: 'neo4j', password: db.password, database: 'neo4j' });
-  await migrate(driver, { dimension: DIM });
+  const store = GraphStore.connect({ uri: db.uri, user: 'neo4j', password: db.password, database: 'neo4j', embedded: false });
+  const driver = store.driver;
+  await migrate(store, { dimension: DIM });
   await generate(driver);
   const tp = performance.now();
   await manageProjection(driver, 'refresh', { graphName: 'graph_recall_ppr' });
@@ -129,7 +129,7 @@ async function main() {
   const counts = (await run(driver, 'RETURN COUNT { (:Entity) } AS e, COUNT { ()-[:RELATED|SAME_AS]->() } AS r, COUNT { (:Passage) } AS p, COUNT { ()-[:MENTIONS]->() } AS m'))[0].toObject();
   console.log(`graph: ${counts.e} entities, ${counts.r} entity relationships, ${counts.p} passages, ${counts.m} mentions`);
 
-  const retriever = new Retriever(new GraphStore(driver, 'neo4j'), { timeoutMs: 120000, allowedRelTypes: ['RELATED', 'SAME_AS'], pprGraphName: 'graph_recall_ppr' });
+  const retriever = new Retriever(store, { timeoutMs: 120000, allowedRelTypes: ['RELATED', 'SAME_AS'], pprGraphName: 'graph_recall_ppr' });
   // Questions that resemble a few entities (so there are real seeds), like a real question would.
   const entityVectors = await run(driver, 'MATCH (e:Entity) WHERE e.id IN $ids RETURN e.embedding AS v', {
     ids: Array.from({ length: 3 * (cfg.questions + cfg.warmup) }, () => `e${Math.floor(rand() * cfg.entities)}`),

@@ -1,4 +1,4 @@
-import type { Generator } from './answer/generator.js';
+import type { Generator } from './answer/types.js';
 import type { Config } from './config.js';
 import type { Embedder } from './embedders/types.js';
 import type { Extractor } from './extractors/types.js';

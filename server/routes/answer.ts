@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { drain, type AnswerResult } from '../answer/generator.js';
+import { drain } from '../answer/shared.js';
+import type { AnswerResult } from '../answer/types.js';
 import { clientGone, parseBody, route } from '../http/handlers.js';
 import { modeSchema, questionFields } from '../http/schemas.js';
 import { SseWriter } from '../http/sse.js';

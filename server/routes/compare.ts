@@ -12,7 +12,7 @@ const CompareBody = z
   .object({
     question: questionFields.question,
     questionEmbedding: questionFields.questionEmbedding,
-    modes: z.array(modeSchema).min(2).max(3).default(['vector', 'gated', 'ppr']),
+    modes: z.array(modeSchema).min(2).max(MODE_NAMES.length).default(['vector', 'hybrid', 'gated', 'ppr']),
     /** Per-mode parameters: {gated: {...}, ppr: {...}}. */
     params: z.record(z.record(z.unknown())).optional(),
   })

@@ -1,6 +1,7 @@
 import type { Driver } from 'neo4j-driver';
 import { createDriver } from '../../server/db/driver.js';
 import { migrate } from '../../server/db/migrate.js';
+import { GraphStore } from '../../server/graph/store.js';
 import { rng } from '../../bench/random.js';
 
 export { rng };
@@ -16,9 +17,10 @@ export async function testDriver(): Promise<Driver> {
     user: process.env.NEO4J_USER || 'neo4j',
     password: process.env.NEO4J_PASSWORD || 'graph-recall-test',
     database: 'neo4j',
+    embedded: false,
   });
   await driver.verifyConnectivity();
-  await migrate(driver, { dimension: TEST_DIM });
+  await migrate(new GraphStore(driver, 'neo4j'), { dimension: TEST_DIM });
   return driver;
 }
 
