@@ -53,13 +53,23 @@ const boltUri = `bolt://127.0.0.1:${cfg.boltPort}`;
 
 // The flags Neo4j's own launcher passes (server.jvm.additional defaults).
 const JVM_FLAGS = [
-  '-XX:+UseG1GC', '-XX:-OmitStackTraceInFastThrow', '-XX:+UnlockExperimentalVMOptions',
-  '-XX:+TrustFinalNonStaticFields', '-XX:+DisableExplicitGC', '-Djdk.nio.maxCachedBufferSize=1024',
-  '-Dio.netty.tryReflectionSetAccessible=true', '-Djdk.tls.ephemeralDHKeySize=2048',
-  '-Djdk.tls.rejectClientInitiatedRenegotiation=true', '-XX:FlightRecorderOptions=stackdepth=256',
-  '-XX:+UnlockDiagnosticVMOptions', '-XX:+DebugNonSafepoints', '-Dlog4j2.disable.jmx=true',
-  '--add-opens=java.base/java.nio=ALL-UNNAMED', '--add-opens=java.base/java.io=ALL-UNNAMED',
-  '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED', '--add-opens=java.base/java.lang=ALL-UNNAMED',
+  '-XX:+UseG1GC',
+  '-XX:-OmitStackTraceInFastThrow',
+  '-XX:+UnlockExperimentalVMOptions',
+  '-XX:+TrustFinalNonStaticFields',
+  '-XX:+DisableExplicitGC',
+  '-Djdk.nio.maxCachedBufferSize=1024',
+  '-Dio.netty.tryReflectionSetAccessible=true',
+  '-Djdk.tls.ephemeralDHKeySize=2048',
+  '-Djdk.tls.rejectClientInitiatedRenegotiation=true',
+  '-XX:FlightRecorderOptions=stackdepth=256',
+  '-XX:+UnlockDiagnosticVMOptions',
+  '-XX:+DebugNonSafepoints',
+  '-Dlog4j2.disable.jmx=true',
+  '--add-opens=java.base/java.nio=ALL-UNNAMED',
+  '--add-opens=java.base/java.io=ALL-UNNAMED',
+  '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
+  '--add-opens=java.base/java.lang=ALL-UNNAMED',
   '--enable-native-access=ALL-UNNAMED',
 ];
 
@@ -68,7 +78,9 @@ function which(cmd) {
 }
 
 function parseSize(s) {
-  const m = String(s).trim().match(/^(\d+(?:\.\d+)?)\s*([kmgt]?)b?$/i);
+  const m = String(s)
+    .trim()
+    .match(/^(\d+(?:\.\d+)?)\s*([kmgt]?)b?$/i);
   if (!m) throw new LauncherError(`cannot read memory size "${s}" (use e.g. 512m or 2g)`);
   return Number(m[1]) * 1024 ** ' kmgt'.indexOf((m[2] || ' ').toLowerCase());
 }
@@ -116,14 +128,18 @@ async function probe(timeoutMs) {
     } catch (e) {
       lastError = e;
       if (/unauthorized|authentication/i.test(String(e.message))) {
-        throw new LauncherError(`Neo4j at ${boltUri} rejected NEO4J_PASSWORD. The password is fixed when the data folder is created: use the original one, or remove ${cfg.dataDir} to start over.`);
+        throw new LauncherError(
+          `Neo4j at ${boltUri} rejected NEO4J_PASSWORD. The password is fixed when the data folder is created: use the original one, or remove ${cfg.dataDir} to start over.`,
+        );
       }
       await new Promise((r) => setTimeout(r, 500));
     } finally {
       await driver.close();
     }
   }
-  throw new LauncherError(`Neo4j did not answer on ${boltUri} within ${timeoutMs / 1000}s (${lastError?.message ?? 'no answer'}). See ${consoleLog} and ${path.join(cfg.dataDir, 'logs', 'neo4j.log')}`);
+  throw new LauncherError(
+    `Neo4j did not answer on ${boltUri} within ${timeoutMs / 1000}s (${lastError?.message ?? 'no answer'}). See ${consoleLog} and ${path.join(cfg.dataDir, 'logs', 'neo4j.log')}`,
+  );
 }
 
 function ensureHome() {
@@ -145,26 +161,29 @@ function pomVersion(prop) {
 function writeConf() {
   fs.mkdirSync(confDir, { recursive: true });
   const d = (p) => path.join(cfg.dataDir, p);
-  fs.writeFileSync(path.join(confDir, 'neo4j.conf'), [
-    '# Written by docker/neo4j.mjs on every start; edit the environment, not this file.',
-    `server.directories.data=${d('data')}`,
-    `server.directories.logs=${d('logs')}`,
-    `server.directories.run=${d('run')}`,
-    `server.directories.import=${d('import')}`,
-    `server.directories.plugins=${path.join(home, 'plugins')}`,
-    `server.bolt.listen_address=127.0.0.1:${cfg.boltPort}`,
-    `server.bolt.advertised_address=127.0.0.1:${cfg.boltPort}`,
-    `server.http.listen_address=127.0.0.1:${cfg.httpPort}`,
-    'server.https.enabled=false',
-    `server.memory.pagecache.size=${cfg.pagecache}`,
-    'dbms.security.auth_enabled=true',
-    'dbms.security.procedures.unrestricted=apoc.*,gds.*',
-    'dbms.usage_report.enabled=false',
-    'db.transaction.timeout=0',
-    // Check transaction timeouts every 100 ms (default 2 s) so QUERY_TIMEOUT_MS is honoured closely.
-    'db.transaction.monitor.check.interval=100ms',
-    '',
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(confDir, 'neo4j.conf'),
+    [
+      '# Written by docker/neo4j.mjs on every start; edit the environment, not this file.',
+      `server.directories.data=${d('data')}`,
+      `server.directories.logs=${d('logs')}`,
+      `server.directories.run=${d('run')}`,
+      `server.directories.import=${d('import')}`,
+      `server.directories.plugins=${path.join(home, 'plugins')}`,
+      `server.bolt.listen_address=127.0.0.1:${cfg.boltPort}`,
+      `server.bolt.advertised_address=127.0.0.1:${cfg.boltPort}`,
+      `server.http.listen_address=127.0.0.1:${cfg.httpPort}`,
+      'server.https.enabled=false',
+      `server.memory.pagecache.size=${cfg.pagecache}`,
+      'dbms.security.auth_enabled=true',
+      'dbms.security.procedures.unrestricted=apoc.*,gds.*',
+      'dbms.usage_report.enabled=false',
+      'db.transaction.timeout=0',
+      // Check transaction timeouts every 100 ms (default 2 s) so QUERY_TIMEOUT_MS is honoured closely.
+      'db.transaction.monitor.check.interval=100ms',
+      '',
+    ].join('\n'),
+  );
 }
 
 async function start() {
@@ -178,7 +197,9 @@ async function start() {
   const heap = parseSize(cfg.heap);
   const pc = parseSize(cfg.pagecache);
   if (heap + pc > os.totalmem() * 0.9) {
-    throw new LauncherError(`NEO4J_HEAP (${cfg.heap}) + NEO4J_PAGECACHE (${cfg.pagecache}) exceed 90% of this machine's ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB: lower them.`);
+    throw new LauncherError(
+      `NEO4J_HEAP (${cfg.heap}) + NEO4J_PAGECACHE (${cfg.pagecache}) exceed 90% of this machine's ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB: lower them.`,
+    );
   }
   for (const port of [cfg.boltPort, cfg.httpPort]) {
     if (!(await portFree(port))) {
@@ -196,21 +217,35 @@ async function start() {
   }
   fs.mkdirSync(path.dirname(consoleLog), { recursive: true });
   const out = fs.openSync(consoleLog, 'a');
-  const child = spawn('java', [
-    `-Xms${cfg.heap}`, `-Xmx${cfg.heap}`, ...JVM_FLAGS,
-    '-cp', `${home}/plugins/*:${home}/lib/*`,
-    'org.neo4j.server.CommunityEntryPoint', `--home-dir=${home}`, `--config-dir=${confDir}`,
-  ], { env, detached: true, stdio: ['ignore', out, out] });
+  const child = spawn(
+    'java',
+    [
+      `-Xms${cfg.heap}`,
+      `-Xmx${cfg.heap}`,
+      ...JVM_FLAGS,
+      '-cp',
+      `${home}/plugins/*:${home}/lib/*`,
+      'org.neo4j.server.CommunityEntryPoint',
+      `--home-dir=${home}`,
+      `--config-dir=${confDir}`,
+    ],
+    { env, detached: true, stdio: ['ignore', out, out] },
+  );
   fs.writeFileSync(pidFile, String(child.pid));
   child.unref();
   let exited = null;
-  child.on('exit', (code) => { exited = code; });
+  child.on('exit', (code) => {
+    exited = code;
+  });
   try {
     const v = await Promise.race([
       probe(180_000),
       new Promise((_, reject) => {
         const t = setInterval(() => {
-          if (exited !== null) { clearInterval(t); reject(new LauncherError(`Neo4j exited with code ${exited} during start-up; last lines of ${consoleLog}:\n${tail(consoleLog, 20)}`)); }
+          if (exited !== null) {
+            clearInterval(t);
+            reject(new LauncherError(`Neo4j exited with code ${exited} during start-up; last lines of ${consoleLog}:\n${tail(consoleLog, 20)}`));
+          }
         }, 300);
         t.unref();
       }),
@@ -218,7 +253,9 @@ async function start() {
     console.log(`Neo4j ${v.neo4j} ${v.edition} started on ${boltUri} in ${((Date.now() - t0) / 1000).toFixed(1)}s${fresh ? ' (new database)' : ''}`);
     console.log(`RETURN apoc.version(), gds.version() -> ${v.apoc}, ${v.gds}`);
   } catch (e) {
-    try { process.kill(child.pid); } catch {}
+    try {
+      process.kill(child.pid);
+    } catch {}
     fs.rmSync(pidFile, { force: true });
     throw e;
   }
@@ -252,7 +289,11 @@ async function status() {
 
 function tail(file, n) {
   if (!fs.existsSync(file)) return `(no ${file})`;
-  return fs.readFileSync(file, 'utf8').split('\n').slice(-n - 1).join('\n');
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .slice(-n - 1)
+    .join('\n');
 }
 
 function logs() {

@@ -39,7 +39,8 @@ const int = (min: number, max: number) =>
     .string()
     .refine((s) => /^\s*-?\d+\s*$/.test(s) && Number(s) >= min && Number(s) <= max, `must be an integer in [${min}, ${max}]`)
     .transform(Number);
-const choice = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { errorMap: () => ({ message: `must be one of ${values.join(', ')}` }) });
+const choice = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { errorMap: () => ({ message: `must be one of ${values.join(', ')}` }) });
 const url = (what: string) => z.string().refine((s) => URL.canParse(s), `must be ${what}`);
 const size = z.string().regex(/^\d+(\.\d+)?\s*[kmgt]?b?$/i, 'must be a memory size such as 512m or 2g');
 const text = z.string();
@@ -71,14 +72,22 @@ export const envSchema = z.object({
   QUERY_TIMEOUT_MS: doc(int(100, 600000).default('10000'), 'retrieval transaction timeout in ms (504 past it)'),
   TRAVERSE_REL_TYPES: doc(
     text
-      .transform((s) => s.split(',').map((t) => t.trim()).filter(Boolean))
+      .transform((s) =>
+        s
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean),
+      )
       .superRefine((types, ctx) => {
         for (const t of types) if (!IDENTIFIER_PATTERN.test(t)) ctx.addIssue({ code: 'custom', message: `"${t}" is not a valid relationship type name` });
       })
       .default(DEFAULT_TRAVERSE_TYPES.join(',')),
     'relationship types the graph walk may follow, comma-separated (curated graphs add theirs)',
   ),
-  PPR_GRAPH_NAME: doc(text.regex(GRAPH_NAME_PATTERN, 'must be letters, digits, _ or -').default(DEFAULT_PPR_GRAPH_NAME), 'GDS projection name used by ppr mode'),
+  PPR_GRAPH_NAME: doc(
+    text.regex(GRAPH_NAME_PATTERN, 'must be letters, digits, _ or -').default(DEFAULT_PPR_GRAPH_NAME),
+    'GDS projection name used by ppr mode',
+  ),
   // Models
   EMBEDDER: doc(choice(['local', 'voyage', 'hash']).optional(), 'embedder: local | voyage | hash (hash: tests only)', 'local (voyage if VOYAGE_API_KEY)'),
   VOYAGE_API_KEY: doc(text.optional(), 'VoyageAI API key'),
@@ -126,11 +135,12 @@ export interface Config {
     user: string;
     password: string;
     database: string;
-    /** True when NEO4J_URI is unset: the server starts the embedded Neo4j (docker/neo4j.mjs) on `uri`. */
-    embedded: boolean;
+    /**
+     * Set by loadConfig: true when NEO4J_URI is unset, and `serve` starts the embedded Neo4j
+     * (docker/neo4j.mjs, configured by NEO4J_BOLT_PORT ... NEO4J_DATA_DIR) at `uri`.
+     */
+    embedded?: boolean;
   };
-  /** Settings of the embedded Neo4j (docker/neo4j.mjs); ignored with NEO4J_URI. */
-  embeddedNeo4j: { boltPort: number; httpPort: number; heap: string; pagecache: string; dataDir: string };
   queryTimeoutMs: number;
   embedder: 'local' | 'voyage' | 'hash';
   voyage: { apiKey: string | undefined; model: string; dimension: number; baseUrl: string | undefined };
@@ -183,13 +193,6 @@ export function loadConfig(env: Record<string, string | undefined> = loadDotEnv(
       password: e.NEO4J_PASSWORD,
       database: e.NEO4J_DATABASE,
       embedded: e.NEO4J_URI === undefined,
-    },
-    embeddedNeo4j: {
-      boltPort: e.NEO4J_BOLT_PORT,
-      httpPort: e.NEO4J_HTTP_PORT,
-      heap: e.NEO4J_HEAP,
-      pagecache: e.NEO4J_PAGECACHE,
-      dataDir: path.resolve(ROOT, e.NEO4J_DATA_DIR),
     },
     queryTimeoutMs: e.QUERY_TIMEOUT_MS,
     embedder: e.EMBEDDER ?? (e.VOYAGE_API_KEY ? 'voyage' : 'local'),

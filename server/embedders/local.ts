@@ -97,7 +97,9 @@ export async function createLocalEmbedder(opts: LocalEmbedderOptions = {}): Prom
       }
     });
     if (tokenizer.padId !== 0) {
-      batch.forEach((seq, b) => ids.fill(BigInt(tokenizer.padId), b * len + seq.length, (b + 1) * len));
+      batch.forEach((seq, b) => {
+        ids.fill(BigInt(tokenizer.padId), b * len + seq.length, (b + 1) * len);
+      });
     }
     const feeds: Record<string, InstanceType<typeof ort.Tensor>> = {
       input_ids: new ort.Tensor('int64', ids, [n, len]),
@@ -147,7 +149,9 @@ export async function createLocalEmbedder(opts: LocalEmbedderOptions = {}): Prom
       for (let s = 0; s < order.length; s += batchSize) {
         const idx = order.slice(s, s + batchSize);
         const vecs = await serial(() => runBatch(idx.map((i) => encoded[i]!)));
-        idx.forEach((i, k) => { out[i] = vecs[k]!; });
+        idx.forEach((i, k) => {
+          out[i] = vecs[k]!;
+        });
       }
       return out;
     },

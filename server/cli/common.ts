@@ -1,0 +1,32 @@
+import { InvalidArgumentError } from 'commander';
+import { loadConfig, type Config, type EnvOverrides } from '../config.js';
+import type { Services } from '../services.js';
+
+/** An option value that must be an integer >= min (refused by commander, exit code 2, otherwise). */
+export function intAtLeast(min: number): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value.trim()) || Number(value) < min) throw new InvalidArgumentError(`Must be an integer >= ${min}.`);
+    return Number(value);
+  };
+}
+
+/** How long a one-shot command waits for the database (the server waits longer). */
+export const COMMAND_WAIT_MS = 10_000;
+
+/**
+ * Runs a one-shot command: configuration (environment, .env, then `env`
+ * overrides such as --embedder), the services, a reachable database; the
+ * driver is closed afterwards. The implementation modules load only here, so
+ * --help and refused arguments stay fast.
+ */
+export async function withServices<T>(work: (svc: Services) => Promise<T>, env: EnvOverrides = {}): Promise<T> {
+  const config: Config = loadConfig(undefined, env);
+  const { createServices, waitForDatabase } = await import('../startup.js');
+  const svc = await createServices(config);
+  try {
+    await waitForDatabase(svc.store, config.neo4j, svc.logger, COMMAND_WAIT_MS);
+    return await work(svc);
+  } finally {
+    await svc.store.close();
+  }
+}

@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { ROOT } from '../../server/config.js';
+
+const BIN = path.join(ROOT, 'bin', 'graph-recall.mjs');
+
+/** Runs the CLI; no database is involved (every case is refused or answered before connecting). */
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    // NEO4J_URI points nowhere reachable: a command that got as far as connecting would fail with 1, not 2.
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NEO4J_URI: 'bolt://127.0.0.1:1', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('graph-recall CLI', () => {
+  it('--help lists the commands, the ingest options and the configuration variables', async () => {
+    const r = await cli(['--help']);
+    expect(r.code).toBe(0);
+    for (const cmd of ['serve', 'migrate', 'projection [action]', 'ingest [options] <path>', 'reembed']) expect(r.stdout).toContain(cmd);
+    expect(r.stdout).toMatch(/serve\s+run the HTTP API \(default\)/);
+    expect(r.stdout).toMatch(/migrate\s+apply pending migrations and exit/);
+    expect(r.stdout).toMatch(/create \|\s+refresh \|\s+drop \|\s+status/);
+    for (const opt of ['--format', '--extractor', '--embedder', '--batch', '--chunk-size', '--chunk-overlap', '--strict']) expect(r.stdout).toContain(opt);
+    for (const name of ['NEO4J_URI', 'EMBEDDER', 'GRAPH_RECALL_MODEL_DIR', 'SSE_HEARTBEAT_MS']) expect(r.stdout).toContain(name);
+  });
+
+  it('ingest --help describes the options', async () => {
+    const r = await cli(['ingest', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: graph-recall ingest [options] <path>');
+    expect(r.stdout).toMatch(/--chunk-overlap <n>\s+characters shared by consecutive passages/);
+  });
+
+  it('refuses an unknown flag with exit code 2, naming it', async () => {
+    const r = await cli(['ingest', '--bogus', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '--bogus'");
+  });
+
+  it('refuses an unknown projection action with exit code 2', async () => {
+    const r = await cli(['projection', 'nonsense']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/'nonsense' is invalid.*create, refresh, drop, status/);
+  });
+
+  it.each([
+    [['ingest', 'x', '--batch', '0'], /--batch <n>.*'0' is invalid/],
+    [['ingest', 'x', '--chunk-size', 'big'], /--chunk-size <n>.*'big' is invalid/],
+    [['ingest', 'x', '--embedder', 'openai'], /--embedder <name>.*'openai' is invalid.*local, voyage, hash/],
+    [['ingest', 'x', '--format', 'csv'], /--format <format>.*'csv' is invalid/],
+    [['ingest'], /missing required argument 'path'/],
+    [['frobnicate'], /unknown command 'frobnicate'/],
+    [['migrate', 'now'], /too many arguments/],
+  ])('refuses %j with exit code 2', async (args, message) => {
+    const r = await cli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('refuses a bad configuration value with exit code 2, naming the variable', async () => {
+    const r = await cli(['migrate'], { QUERY_TIMEOUT_MS: 'soon' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('QUERY_TIMEOUT_MS must be an integer in [100, 600000], got "soon"');
+  });
+});
