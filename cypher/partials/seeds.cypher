@@ -15,7 +15,8 @@ CALL () {
   UNION ALL
   WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q
   WHERE $useNameSeeds AND $nameSeedK > 0 AND trim(q) <> ''
-  CALL db.index.fulltext.queryNodes('entity_name', trim(q), {limit: 50}) YIELD node
+  // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
+  CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q), ' ')[0..256], ' '), {limit: 50}) YIELD node
   WITH q, node
   WHERE size(node.name) >= 3 AND node.name <> toLower(node.name)
     AND q CONTAINS ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '

@@ -83,7 +83,7 @@ test('a write after the projection makes ppr report it stale until refreshed', a
   await s.run("MERGE (m:GraphRecallMeta {key: 'graph'}) SET m.updatedAt = datetime() + duration('PT1S')");
   await s.close();
   const err = await retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question }).catch((e) => e);
-  expect(err.status).toBe(409);
+  expect(err.code).toBe('projection_unavailable');
   expect(err.message).toMatch(/is stale.*refresh/);
   const st = await manageProjection(driver, 'status', { graphName: GRAPH });
   expect(st.fresh).toBe(false);
