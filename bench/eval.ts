@@ -31,8 +31,18 @@ import { exactMatch, f1Score } from './metrics.js';
 import { parseSweep } from './sweep.js';
 import { barChartSvg, latencyChartSvg } from './svg.js';
 
-interface Question { id: string; question: string; answers: string[]; type?: string; supporting_ids: string[] }
-interface Variant { name: string; mode: Mode; params: Record<string, unknown> }
+interface Question {
+  id: string;
+  question: string;
+  answers: string[];
+  type?: string;
+  supporting_ids: string[];
+}
+interface Variant {
+  name: string;
+  mode: Mode;
+  params: Record<string, unknown>;
+}
 
 const USAGE = `usage: npm run eval -- --dataset <folder> [--questions <file.jsonl>] [--modes vector,hybrid,gated,ppr]
                         [--sweep T=1..4,decay=0.3..0.9] [--ablate gate] [--out <dir>] [--limit N]`;
@@ -52,14 +62,22 @@ const { values } = parseArgs({
 });
 
 function variants(): Variant[] {
-  const modes = String(values.modes).split(',').map((m) => m.trim()) as Mode[];
+  const modes = String(values.modes)
+    .split(',')
+    .map((m) => m.trim()) as Mode[];
   const extra = values.params ? (JSON.parse(values.params) as Record<string, Record<string, unknown>>) : {};
   const out: Variant[] = [];
   for (const mode of modes) {
     if (!MODE_NAMES.includes(mode)) throw new Error(`--modes: unknown mode "${mode}"`);
     if (mode === 'gated' && values.sweep) {
       for (const p of parseSweep(values.sweep)) {
-        out.push({ name: `gated[${Object.entries(p).map(([k, v]) => `${k === 'steps' ? 'T' : k}=${v}`).join(',')}]`, mode, params: { ...extra.gated, ...p } });
+        out.push({
+          name: `gated[${Object.entries(p)
+            .map(([k, v]) => `${k === 'steps' ? 'T' : k}=${v}`)
+            .join(',')}]`,
+          mode,
+          params: { ...extra.gated, ...p },
+        });
       }
     } else out.push({ name: mode, mode, params: { ...extra[mode] } });
   }
@@ -124,7 +142,9 @@ async function ensureCorpus(store: GraphStore, cfg: Config, embedder: Embedder, 
   const t0 = performance.now();
   const summary = await ingestPath({ store, config: cfg, embedder }, corpus, { onProgress: progressBar() });
   const seconds = (performance.now() - t0) / 1000;
-  console.log(`ingested ${summary.passages} passages, ${summary.entities} entities, ${summary.relations} relations, ${summary.synonyms} synonyms in ${seconds.toFixed(0)} s`);
+  console.log(
+    `ingested ${summary.passages} passages, ${summary.entities} entities, ${summary.relations} relations, ${summary.synonyms} synonyms in ${seconds.toFixed(0)} s`,
+  );
   await store.write("MERGE (m:GraphRecallMeta {key: 'evalCorpus'}) SET m.value = $key", { key });
   return seconds;
 }
@@ -170,11 +190,16 @@ async function main() {
       const r = results[v.name];
       const ids = r.passages.map((p) => p.documentId ?? p.id);
       const gold = new Set(q.supporting_ids);
-      const recall = (k: number) => q.supporting_ids.length ? ids.slice(0, k).filter((id) => gold.has(id)).length / gold.size : 0;
+      const recall = (k: number) => (q.supporting_ids.length ? ids.slice(0, k).filter((id) => gold.has(id)).length / gold.size : 0);
       const first = ids.findIndex((id) => gold.has(id));
       (row.modes as Record<string, unknown>)[v.name] = {
-        passages: ids, recall_at_2: recall(2), recall_at_5: recall(5), recall_at_10: recall(10),
-        rr: first >= 0 ? 1 / (first + 1) : 0, totalMs: r.timings.totalMs, dbMs: r.timings.dbMs,
+        passages: ids,
+        recall_at_2: recall(2),
+        recall_at_5: recall(5),
+        recall_at_10: recall(10),
+        rr: first >= 0 ? 1 / (first + 1) : 0,
+        totalMs: r.timings.totalMs,
+        dbMs: r.timings.dbMs,
         seeds: r.seeds.map((s) => s.name),
       };
     }
@@ -208,30 +233,63 @@ async function main() {
     dataset: path.basename(dataset),
     questionsFile,
     n: questions.length,
-    modes: Object.fromEntries(vs.map((v) => {
-      const ms = perQuestion.map((r) => (r.modes as Record<string, Record<string, number>>)[v.name]);
-      return [v.name, {
-        recall_at_2: r4(mean(ms.map((m) => m.recall_at_2))),
-        recall_at_5: r4(mean(ms.map((m) => m.recall_at_5))),
-        recall_at_10: r4(mean(ms.map((m) => m.recall_at_10))),
-        mrr: r4(mean(ms.map((m) => m.rr))),
-        p50_ms: r4(pct(ms.map((m) => m.totalMs), 50)),
-        p95_ms: r4(pct(ms.map((m) => m.totalMs), 95)),
-      }];
-    })),
+    modes: Object.fromEntries(
+      vs.map((v) => {
+        const ms = perQuestion.map((r) => (r.modes as Record<string, Record<string, number>>)[v.name]);
+        return [
+          v.name,
+          {
+            recall_at_2: r4(mean(ms.map((m) => m.recall_at_2))),
+            recall_at_5: r4(mean(ms.map((m) => m.recall_at_5))),
+            recall_at_10: r4(mean(ms.map((m) => m.recall_at_10))),
+            mrr: r4(mean(ms.map((m) => m.rr))),
+            p50_ms: r4(
+              pct(
+                ms.map((m) => m.totalMs),
+                50,
+              ),
+            ),
+            p95_ms: r4(
+              pct(
+                ms.map((m) => m.totalMs),
+                95,
+              ),
+            ),
+          },
+        ];
+      }),
+    ),
   };
   const names = vs.map((v) => v.name);
-  const agreement = names.includes('gated') && names.includes('ppr')
-    ? {
-        jaccard_at_5: r4(mean(perQuestion.map((r) => { const m = r.modes as Record<string, { passages: string[] }>; return jaccardAtK(m.gated.passages, m.ppr.passages, 5); }))),
-        rank_correlation_at_10: r4(mean(perQuestion.map((r) => { const m = r.modes as Record<string, { passages: string[] }>; return rankCorrelation(m.gated.passages, m.ppr.passages, 10) ?? 0; }))),
-      }
-    : null;
+  const agreement =
+    names.includes('gated') && names.includes('ppr')
+      ? {
+          jaccard_at_5: r4(
+            mean(
+              perQuestion.map((r) => {
+                const m = r.modes as Record<string, { passages: string[] }>;
+                return jaccardAtK(m.gated.passages, m.ppr.passages, 5);
+              }),
+            ),
+          ),
+          rank_correlation_at_10: r4(
+            mean(
+              perQuestion.map((r) => {
+                const m = r.modes as Record<string, { passages: string[] }>;
+                return rankCorrelation(m.gated.passages, m.ppr.passages, 10) ?? 0;
+              }),
+            ),
+          ),
+        }
+      : null;
 
   const out = path.resolve(values.out ?? path.join(ROOT, 'bench', 'out', path.basename(dataset)));
   fs.mkdirSync(out, { recursive: true });
   const versions = { node: process.version, embedder: embedder.id, extractor: cfg.extractor, commit: gitCommit() };
-  fs.writeFileSync(path.join(out, 'results.json'), JSON.stringify({ summary, agreement, answers, versions, ingestSeconds, variants: vs, questions: perQuestion }, null, 2));
+  fs.writeFileSync(
+    path.join(out, 'results.json'),
+    JSON.stringify({ summary, agreement, answers, versions, ingestSeconds, variants: vs, questions: perQuestion }, null, 2),
+  );
   fs.writeFileSync(path.join(out, 'summary.json'), JSON.stringify(summary, null, 2));
   const md = [
     `# ${summary.dataset}: ${summary.n} questions`,
@@ -250,8 +308,20 @@ async function main() {
     '',
   ].join('\n');
   fs.writeFileSync(path.join(out, 'summary.md'), md);
-  fs.writeFileSync(path.join(out, 'recall.svg'), barChartSvg(`Recall@5 by mode - ${summary.dataset}`, vs.map((v) => ({ label: v.name, value: summary.modes[v.name].recall_at_5 }))));
-  fs.writeFileSync(path.join(out, 'latency.svg'), latencyChartSvg(`Latency by mode - ${summary.dataset}`, vs.map((v) => ({ label: v.name, values: perQuestion.map((r) => (r.modes as Record<string, { totalMs: number }>)[v.name].totalMs) }))));
+  fs.writeFileSync(
+    path.join(out, 'recall.svg'),
+    barChartSvg(
+      `Recall@5 by mode - ${summary.dataset}`,
+      vs.map((v) => ({ label: v.name, value: summary.modes[v.name].recall_at_5 })),
+    ),
+  );
+  fs.writeFileSync(
+    path.join(out, 'latency.svg'),
+    latencyChartSvg(
+      `Latency by mode - ${summary.dataset}`,
+      vs.map((v) => ({ label: v.name, values: perQuestion.map((r) => (r.modes as Record<string, { totalMs: number }>)[v.name].totalMs) })),
+    ),
+  );
   console.log(md);
   console.log(`reports in ${path.relative(ROOT, out) || out}`);
   await store.close();

@@ -85,7 +85,14 @@ function connected(sets: Array<Set<string>>, seeds: Set<string> = new Set()): { 
   const reach = (from: number[]): number => {
     const seen = new Set<number>(from);
     const stack = [...from];
-    while (stack.length) for (const v of adj[stack.pop()!]) if (!seen.has(v)) (seen.add(v), stack.push(v));
+    while (stack.length) {
+      for (const v of adj[stack.pop()!]) {
+        if (!seen.has(v)) {
+          seen.add(v);
+          stack.push(v);
+        }
+      }
+    }
     return seen.size;
   };
   return { all: reach([0]) === n, any, seeded: start.length > 0 && reach(start) === n };
@@ -176,7 +183,10 @@ async function main(): Promise<void> {
     const qx = await extractor.extract({ id: q.id, title: '', text: q.question });
     const qKeys = new Set(qx.entities.map((e) => normalizeName(e.name)));
     if ([...qKeys].some((k) => supKeys.has(k))) seeded++;
-    const c = connected(sup.map((s) => s.keys), qKeys);
+    const c = connected(
+      sup.map((s) => s.keys),
+      qKeys,
+    );
     if (c.seeded) seedReach++;
     const bt = byType.get(q.type ?? '-') ?? { n: 0, all: 0, reach: 0 };
     bt.n++;
@@ -184,7 +194,8 @@ async function main(): Promise<void> {
     if (c.seeded) bt.reach++;
     byType.set(q.type ?? '-', bt);
     if (c.all) bridgeAll++;
-    if (!c.seeded && bridgeMisses.length < showMisses) bridgeMisses.push(`${q.question}  [${sup.map((s) => s.p.title).join(' | ')}]  q-entities: ${[...qKeys].join(', ')}`);
+    if (!c.seeded && bridgeMisses.length < showMisses)
+      bridgeMisses.push(`${q.question}  [${sup.map((s) => s.p.title).join(' | ')}]  q-entities: ${[...qKeys].join(', ')}`);
     if (c.any) bridgeAny++;
     if (connected(sup.map((s) => s.keysNoDates)).all) bridgeAllNoDates++;
   }
@@ -213,11 +224,18 @@ async function main(): Promise<void> {
   }
   console.log(`dataset ${report.dataset}: ${corpus.length} passages, ${counted} questions, extractor ${extractor.id}`);
   console.log(`  throughput            ${report.passagesPerSecond} passages/s (${report.seconds}s)`);
-  console.log(`  entities/passage      ${report.entitiesPerPassage}   relations/passage ${report.relationsPerPassage}   distinct keys ${report.distinctEntityKeys}`);
+  console.log(
+    `  entities/passage      ${report.entitiesPerPassage}   relations/passage ${report.relationsPerPassage}   distinct keys ${report.distinctEntityKeys}`,
+  );
   console.log(`  (a) answer coverage   ${pct(covered, answerable)} of non-yes/no; ${pct(coveredInText, inText)} where answer is in supporting text`);
-  console.log(`  (b) bridge connected  all: ${pct(bridgeAll, counted)}  any pair: ${pct(bridgeAny, counted)}  all w/o dates+numbers: ${pct(bridgeAllNoDates, counted)}`);
-  console.log(`  (c) question seeding  ${pct(seeded, counted)} share an entity with a supporting passage; all supporting passages reachable from seeds: ${pct(seedReach, counted)}`);
-  if (byType.size > 1) for (const [t, v] of byType) console.log(`      ${t.padEnd(18)} n=${v.n}  connected ${pct(v.all, v.n)}  reachable from question ${pct(v.reach, v.n)}`);
+  console.log(
+    `  (b) bridge connected  all: ${pct(bridgeAll, counted)}  any pair: ${pct(bridgeAny, counted)}  all w/o dates+numbers: ${pct(bridgeAllNoDates, counted)}`,
+  );
+  console.log(
+    `  (c) question seeding  ${pct(seeded, counted)} share an entity with a supporting passage; all supporting passages reachable from seeds: ${pct(seedReach, counted)}`,
+  );
+  if (byType.size > 1)
+    for (const [t, v] of byType) console.log(`      ${t.padEnd(18)} n=${v.n}  connected ${pct(v.all, v.n)}  reachable from question ${pct(v.reach, v.n)}`);
   if (showMisses > 0) {
     console.log('  answer misses (answer in text, not an entity):');
     for (const m of misses) console.log(`    - ${m}`);

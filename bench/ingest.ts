@@ -24,7 +24,13 @@ async function main() {
   let uri = process.env.NEO4J_URI;
   let password = cfg.neo4j.password;
   if (!uri) {
-    const env = { ...process.env, NEO4J_BOLT_PORT: '27689', NEO4J_HTTP_PORT: '27476', NEO4J_DATA_DIR: '.data/neo4j-bench-ingest', NEO4J_PASSWORD: 'graph-recall-bench' };
+    const env = {
+      ...process.env,
+      NEO4J_BOLT_PORT: '27689',
+      NEO4J_HTTP_PORT: '27476',
+      NEO4J_DATA_DIR: '.data/neo4j-bench-ingest',
+      NEO4J_PASSWORD: 'graph-recall-bench',
+    };
     const launcher = path.join(ROOT, 'docker', 'neo4j.mjs');
     spawnSync(process.execPath, [launcher, 'stop'], { env, stdio: 'ignore' });
     fs.rmSync(path.join(ROOT, '.data/neo4j-bench-ingest'), { recursive: true, force: true });
@@ -41,7 +47,9 @@ async function main() {
   const seconds = (performance.now() - t0) / 1000;
   const rssMiB = process.resourceUsage().maxRSS / 1024;
   console.log(`\ncorpus: ${path.relative(ROOT, corpus)}; extractor ${config.extractor}; embedder ${embedder.id}; ${os.cpus().length} cores`);
-  console.log(`documents ${s.documents.written}, passages ${s.passages}, entities ${s.entities}, mentions ${s.mentions}, relations ${s.relations}, synonyms ${s.synonyms}, problems ${s.problems.length}`);
+  console.log(
+    `documents ${s.documents.written}, passages ${s.passages}, entities ${s.entities}, mentions ${s.mentions}, relations ${s.relations}, synonyms ${s.synonyms}, problems ${s.problems.length}`,
+  );
   console.log(`total ${seconds.toFixed(1)} s: ${(s.passages / seconds).toFixed(1)} passages/s; peak RSS of this process ${rssMiB.toFixed(0)} MiB`);
   console.log('| stage | seconds | share |');
   console.log('|---|---|---|');

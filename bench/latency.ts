@@ -55,7 +55,15 @@ const skewed = (n: number) => Math.floor(n * rand() ** 2);
 
 async function startDatabase(): Promise<{ uri: string; password: string }> {
   if (process.env.NEO4J_URI) return { uri: process.env.NEO4J_URI, password: process.env.NEO4J_PASSWORD || 'graph-recall-dev' };
-  const env = { ...process.env, NEO4J_BOLT_PORT: '27687', NEO4J_HTTP_PORT: '27474', NEO4J_DATA_DIR: '.data/neo4j-bench', NEO4J_PASSWORD: 'graph-recall-bench', NEO4J_HEAP: process.env.NEO4J_HEAP || '4g', NEO4J_PAGECACHE: process.env.NEO4J_PAGECACHE || '3g' };
+  const env = {
+    ...process.env,
+    NEO4J_BOLT_PORT: '27687',
+    NEO4J_HTTP_PORT: '27474',
+    NEO4J_DATA_DIR: '.data/neo4j-bench',
+    NEO4J_PASSWORD: 'graph-recall-bench',
+    NEO4J_HEAP: process.env.NEO4J_HEAP || '4g',
+    NEO4J_PAGECACHE: process.env.NEO4J_PAGECACHE || '3g',
+  };
   const r = spawnSync(process.execPath, [path.join(ROOT, 'docker', 'neo4j.mjs'), 'start'], { env, stdio: 'inherit' });
   if (r.status !== 0) throw new Error('could not start the benchmark Neo4j');
   return { uri: 'bolt://127.0.0.1:27687', password: 'graph-recall-bench' };
@@ -83,15 +91,23 @@ async function generate(driver: Driver): Promise<void> {
   const batch = 2000;
   for (let i = 0; i < cfg.entities; i += batch) {
     const rows = Array.from({ length: Math.min(batch, cfg.entities - i) }, (_, k) => ({ id: `e${i + k}`, v: randomUnit(), d: randomUnit() }));
-    await run(driver, "UNWIND $rows AS r CREATE (:Entity {id: r.id, name: 'Entity ' + r.id, type: 'Thing', embedding: r.v, descriptionEmbedding: r.d})", { rows });
+    await run(driver, "UNWIND $rows AS r CREATE (:Entity {id: r.id, name: 'Entity ' + r.id, type: 'Thing', embedding: r.v, descriptionEmbedding: r.d})", {
+      rows,
+    });
     process.stderr.write(`\rentities ${i + rows.length}/${cfg.entities}`);
   }
   for (let i = 0; i < cfg.passages; i += batch) {
     const rows = Array.from({ length: Math.min(batch, cfg.passages - i) }, (_, k) => ({
-      id: `p${i + k}`, v: randomUnit(), m: Array.from({ length: 3 + Math.floor(rand() * 3) }, () => `e${skewed(cfg.entities)}`),
+      id: `p${i + k}`,
+      v: randomUnit(),
+      m: Array.from({ length: 3 + Math.floor(rand() * 3) }, () => `e${skewed(cfg.entities)}`),
     }));
-    await run(driver, `UNWIND $rows AS r CREATE (p:Passage {id: r.id, title: r.id, text: 'Passage ' + r.id, embedding: r.v})
-                       WITH p, r UNWIND r.m AS eid MATCH (e:Entity {id: eid}) MERGE (p)-[:MENTIONS {weight: 1.0}]->(e)`, { rows });
+    await run(
+      driver,
+      `UNWIND $rows AS r CREATE (p:Passage {id: r.id, title: r.id, text: 'Passage ' + r.id, embedding: r.v})
+                       WITH p, r UNWIND r.m AS eid MATCH (e:Entity {id: eid}) MERGE (p)-[:MENTIONS {weight: 1.0}]->(e)`,
+      { rows },
+    );
     process.stderr.write(`\rpassages ${i + rows.length}/${cfg.passages}   `);
   }
   for (let i = 0; i < cfg.relations; i += 10000) {
@@ -101,9 +117,13 @@ async function generate(driver: Driver): Promise<void> {
       if (b === a) b = (a + 1) % cfg.entities;
       return { a: `e${a}`, b: `e${b}`, same: rand() < 0.02 };
     });
-    await run(driver, `UNWIND $rows AS r MATCH (a:Entity {id: r.a}), (b:Entity {id: r.b})
+    await run(
+      driver,
+      `UNWIND $rows AS r MATCH (a:Entity {id: r.a}), (b:Entity {id: r.b})
                        FOREACH (_ IN CASE WHEN r.same THEN [1] ELSE [] END | CREATE (a)-[:SAME_AS {score: 0.9, weight: 0.9}]->(b))
-                       FOREACH (_ IN CASE WHEN r.same THEN [] ELSE [1] END | CREATE (a)-[:RELATED {predicate: 'rel', weight: 1.0}]->(b))`, { rows });
+                       FOREACH (_ IN CASE WHEN r.same THEN [] ELSE [1] END | CREATE (a)-[:RELATED {predicate: 'rel', weight: 1.0}]->(b))`,
+      { rows },
+    );
     process.stderr.write(`\rrelationships ${i + rows.length}/${cfg.relations}   `);
   }
   await run(driver, 'CALL db.awaitIndexes(3600)');
@@ -126,7 +146,9 @@ async function main() {
   const tp = performance.now();
   await manageProjection(driver, 'refresh', { graphName: 'graph_recall_ppr' });
   console.log(`projection refreshed in ${((performance.now() - tp) / 1000).toFixed(1)} s`);
-  const counts = (await run(driver, 'RETURN COUNT { (:Entity) } AS e, COUNT { ()-[:RELATED|SAME_AS]->() } AS r, COUNT { (:Passage) } AS p, COUNT { ()-[:MENTIONS]->() } AS m'))[0].toObject();
+  const counts = (
+    await run(driver, 'RETURN COUNT { (:Entity) } AS e, COUNT { ()-[:RELATED|SAME_AS]->() } AS r, COUNT { (:Passage) } AS p, COUNT { ()-[:MENTIONS]->() } AS m')
+  )[0].toObject();
   console.log(`graph: ${counts.e} entities, ${counts.r} entity relationships, ${counts.p} passages, ${counts.m} mentions`);
 
   const retriever = new Retriever(store, { timeoutMs: 120000, allowedRelTypes: ['RELATED', 'SAME_AS'], pprGraphName: 'graph_recall_ppr' });
@@ -141,7 +163,8 @@ async function main() {
   });
 
   type Variant = { name: string; run: (q: number[]) => Promise<unknown> };
-  const bare = async (q: number[]) => run(driver, "CALL db.index.vector.queryNodes('passage_embedding', $k, $q) YIELD node, score RETURN node.id AS id, score", { q, k: neo4j.int(50) });
+  const bare = async (q: number[]) =>
+    run(driver, "CALL db.index.vector.queryNodes('passage_embedding', $k, $q) YIELD node, score RETURN node.id AS id, score", { q, k: neo4j.int(50) });
   const variants: Variant[] = [
     { name: 'bare vector index (k=50)', run: bare },
     { name: 'vector mode', run: (q) => retriever.retrieve({ mode: 'vector', questionEmbedding: q }) },

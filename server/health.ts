@@ -18,11 +18,13 @@ export async function health(store: GraphStore, emb: Embedder, graphName: string
   const t0 = performance.now();
   const session = store.driver.session({ database: store.database, defaultAccessMode: 'READ' });
   try {
-    const v = await session.run("CALL dbms.components() YIELD versions RETURN versions[0] AS v");
+    const v = await session.run('CALL dbms.components() YIELD versions RETURN versions[0] AS v');
     const latencyMs = Math.round(performance.now() - t0);
     const applied = await session.run('MATCH (m:GraphRecallMigration) RETURN collect(m.name) AS names');
     const names: string[] = applied.records[0].get('names');
-    const pending = readMigrations().map((m) => m.name).filter((n) => !names.includes(n));
+    const pending = readMigrations()
+      .map((m) => m.name)
+      .filter((n) => !names.includes(n));
     const idx = await session.run(
       "SHOW INDEXES YIELD name, type, state, populationPercent WHERE type IN ['VECTOR', 'FULLTEXT'] RETURN name, type, state, populationPercent ORDER BY name",
     );

@@ -3,9 +3,15 @@ import { citationsIn, drain } from './shared.js';
 import type { AnswerPassage, AnswerResult, Generator } from './types.js';
 
 const STOP = new Set(
-  'a an the of in on at to for from by with and or is are was were be been who whom whose what which when where why how did does do that this these those as it its his her their into than then'.split(' '),
+  'a an the of in on at to for from by with and or is are was were be been who whom whose what which when where why how did does do that this these those as it its his her their into than then'.split(
+    ' ',
+  ),
 );
-const terms = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.filter((t) => !STOP.has(t)) ?? [];
+const terms = (s: string) =>
+  s
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu)
+    ?.filter((t) => !STOP.has(t)) ?? [];
 
 /** Sentences, keeping abbreviations like "U.S." and initials together. */
 export function sentences(text: string): string[] {

@@ -13,7 +13,12 @@ export async function createGenerator(cfg: Pick<Config, 'generator' | 'anthropic
   if (cfg.generator === 'anthropic') {
     if (!cfg.anthropic.apiKey) throw new Error('GENERATOR=anthropic needs ANTHROPIC_API_KEY');
     const { createAnthropicGenerator } = await import('./anthropic.js');
-    return createAnthropicGenerator({ apiKey: cfg.anthropic.apiKey, model: cfg.anthropic.model, baseUrl: cfg.anthropic.baseUrl, maxTokens: cfg.anthropic.maxTokens });
+    return createAnthropicGenerator({
+      apiKey: cfg.anthropic.apiKey,
+      model: cfg.anthropic.model,
+      baseUrl: cfg.anthropic.baseUrl,
+      maxTokens: cfg.anthropic.maxTokens,
+    });
   }
   const { createExtractiveGenerator } = await import('./extractive.js');
   return createExtractiveGenerator();

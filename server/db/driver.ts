@@ -1,4 +1,4 @@
-import neo4j, { Driver, Neo4jError } from 'neo4j-driver';
+import neo4j, { type Driver, type Neo4jError } from 'neo4j-driver';
 import type { Config } from '../config.js';
 
 export function createDriver(cfg: Config['neo4j']): Driver {
@@ -20,7 +20,7 @@ export type DbFailure = 'unavailable' | 'timeout' | 'client' | 'other';
 export function classifyDbError(e: unknown): DbFailure {
   const code = (e as Neo4jError)?.code ?? '';
   const msg = String((e as Error)?.message ?? '');
-  if (code === 'ServiceUnavailable' || code === 'SessionExpired' || /ECONNREFUSED|connect|acquisition/i.test(msg) && !code.startsWith('Neo.')) {
+  if (code === 'ServiceUnavailable' || code === 'SessionExpired' || (/ECONNREFUSED|connect|acquisition/i.test(msg) && !code.startsWith('Neo.'))) {
     return 'unavailable';
   }
   if (code.startsWith('Neo.TransientError.Database.DatabaseUnavailable')) return 'unavailable';

@@ -25,15 +25,16 @@ export async function ensureEmbedder(store: GraphStore, embedder: Embedder): Pro
         `Run \`graph-recall reembed\` to re-embed every passage and entity with ${embedder.id}, or configure EMBEDDER to match.`,
     );
   }
-  const idx = await store.read(
-    "SHOW VECTOR INDEXES YIELD name, options WHERE name IN $names RETURN name, options.indexConfig['vector.dimensions'] AS dim",
-    { names: VECTOR_INDEXES },
-  );
+  const idx = await store.read("SHOW VECTOR INDEXES YIELD name, options WHERE name IN $names RETURN name, options.indexConfig['vector.dimensions'] AS dim", {
+    names: VECTOR_INDEXES,
+  });
   if (idx.records.length < VECTOR_INDEXES.length) {
     // Only an interrupted `reembed` drops them; finishing it rebuilds them.
     const pending = await store.read('MATCH (n) WHERE (n:Passage OR n:Entity) AND n.reembedPending RETURN count(n) AS n');
     if (Number(pending.records[0].get('n')) > 0) {
-      throw new EmbedderMismatchError('a `graph-recall reembed` was interrupted and the vector indexes are missing: run `graph-recall reembed` again to finish it.');
+      throw new EmbedderMismatchError(
+        'a `graph-recall reembed` was interrupted and the vector indexes are missing: run `graph-recall reembed` again to finish it.',
+      );
     }
     await recreateVectorIndexes(store, embedder.dimension);
     return ensureEmbedder(store, embedder);

@@ -78,10 +78,11 @@ export async function migrate(store: GraphStore, opts: { dimension: number; dir?
       for (const stmt of f.statements) await tx.run(stmt.replaceAll('{{EMBEDDING_DIM}}', String(opts.dimension)));
     });
     // Schema and data writes cannot share a transaction; MERGE keeps this idempotent.
-    await store.write(
-      'MERGE (m:GraphRecallMigration {version: $version}) SET m.name = $name, m.checksum = $checksum, m.appliedAt = datetime()',
-      { version: f.version, name: f.name, checksum: f.checksum },
-    );
+    await store.write('MERGE (m:GraphRecallMigration {version: $version}) SET m.name = $name, m.checksum = $checksum, m.appliedAt = datetime()', {
+      version: f.version,
+      name: f.name,
+      checksum: f.checksum,
+    });
     result.applied.push(f.name);
   }
   await store.read('CALL db.awaitIndexes(300)');

@@ -96,23 +96,30 @@ export class WordPieceTokenizer {
       }
       if (cp === 0xfffd) continue;
       if (RE_CONTROL.test(ch)) continue;
-      if (RE_WHITESPACE.test(ch)) { cleaned += ' '; continue; }
+      if (RE_WHITESPACE.test(ch)) {
+        cleaned += ' ';
+        continue;
+      }
       cleaned += isCjk(cp) ? ` ${ch} ` : ch;
     }
     // 3: strip accents, then lowercase (the order HF tokenizers uses).
     // eslint-disable-next-line no-control-regex
-    const normalised = /^[\x00-\x7f]*$/.test(cleaned)
-      ? cleaned.toLowerCase()
-      : lowerPerChar(cleaned.normalize('NFD').replace(RE_MARK_NONSPACING, ''));
+    const normalised = /^[\x00-\x7f]*$/.test(cleaned) ? cleaned.toLowerCase() : lowerPerChar(cleaned.normalize('NFD').replace(RE_MARK_NONSPACING, ''));
     // 4: whitespace split, punctuation isolated.
     const words: string[] = [];
     let cur = '';
     for (const ch of normalised) {
       const cp = ch.codePointAt(0)!;
       if (cp === 32 || (cp >= 128 && RE_WHITESPACE.test(ch))) {
-        if (cur) { words.push(cur); cur = ''; }
+        if (cur) {
+          words.push(cur);
+          cur = '';
+        }
       } else if (isAsciiPunct(cp) || (cp >= 128 && RE_PUNCT.test(ch))) {
-        if (cur) { words.push(cur); cur = ''; }
+        if (cur) {
+          words.push(cur);
+          cur = '';
+        }
         words.push(ch);
       } else {
         cur += ch;
@@ -148,7 +155,10 @@ export class WordPieceTokenizer {
           if (found !== undefined) break;
           end--;
         }
-        if (found === undefined) { ids = [this.unkId]; break; }
+        if (found === undefined) {
+          ids = [this.unkId];
+          break;
+        }
         ids.push(found);
         start = end;
       }

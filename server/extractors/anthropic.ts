@@ -48,8 +48,7 @@ export interface AnthropicExtractorOptions {
 /** The tool the model must call; its input_schema is the Extraction shape. */
 export const RECORD_GRAPH_TOOL = {
   name: RECORD_GRAPH_TOOL_NAME,
-  description:
-    'Record the entities of the passage and the relations between them. Call exactly once with everything the passage states.',
+  description: 'Record the entities of the passage and the relations between them. Call exactly once with everything the passage states.',
   input_schema: {
     type: 'object' as const,
     properties: {
@@ -99,10 +98,7 @@ export interface ExtractionPrompt {
 export function loadExtractionPrompt(file?: string): ExtractionPrompt {
   const candidates = file
     ? [file]
-    : [
-        fileURLToPath(new URL(`./prompts/${PROMPT_VERSION}.md`, import.meta.url)),
-        path.join(ROOT, 'server', 'extractors', 'prompts', `${PROMPT_VERSION}.md`),
-      ];
+    : [fileURLToPath(new URL(`./prompts/${PROMPT_VERSION}.md`, import.meta.url)), path.join(ROOT, 'server', 'extractors', 'prompts', `${PROMPT_VERSION}.md`)];
   const found = candidates.find((f) => fs.existsSync(f));
   if (!found) throw new Error(`extraction prompt not found: ${candidates.join(' or ')}`);
   const raw = fs.readFileSync(found, 'utf8');
@@ -117,7 +113,11 @@ export function loadExtractionPrompt(file?: string): ExtractionPrompt {
 
 /** Fills {{title}} and {{text}} (no `$` pattern surprises: plain split/join). */
 export function renderUserPrompt(template: string, passage: Pick<PassageInput, 'title' | 'text'>): string {
-  return template.split('{{title}}').join(passage.title ?? '').split('{{text}}').join(passage.text ?? '');
+  return template
+    .split('{{title}}')
+    .join(passage.title ?? '')
+    .split('{{text}}')
+    .join(passage.text ?? '');
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v.replace(/\s+/g, ' ').trim() : undefined);
@@ -268,7 +268,7 @@ export function createAnthropicExtractor(opts: AnthropicExtractorOptions): Extra
       );
     }
     const block = message.content.find((b) => b.type === 'tool_use' && b.name === RECORD_GRAPH_TOOL_NAME);
-    if (!block || block.type !== 'tool_use') {
+    if (block?.type !== 'tool_use') {
       if (message.stop_reason === 'refusal') return { extraction: { entities: [], relations: [] }, cacheable: false };
       throw new AnthropicExtractionError(
         scrub(`anthropic extraction for passage ${passage.id}: no ${RECORD_GRAPH_TOOL_NAME} call in the response (stop_reason ${message.stop_reason})`),

@@ -48,13 +48,19 @@ export const LITERAL_TYPES: readonly string[] = [...VALUE_TYPES, 'Nationality'];
  *  8. One leading article ("the", "a", "an") removed when something follows it.
  */
 export function normalizeName(name: string): string {
-  let s = name.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  let s = name
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
   s = s.replace(/[\u2018\u2019\u201a\u201b\u02bc\u02b9\u0060\u00b4\u2032]/g, "'").replace(/&/g, ' and ');
   s = s.replace(/(\d),(?=\d{3}(?!\d))/g, '$1');
   s = s.replace(/([\p{L}\p{N}])'s(?![\p{L}\p{N}])/gu, '$1').replace(/s'(?![\p{L}\p{N}])/gu, 's');
   s = s.replace(/'/g, '');
   s = s.replace(/(?<!\d)\.|\.(?!\d)/g, '');
-  s = s.replace(/[^\p{L}\p{N}.]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  s = s
+    .replace(/[^\p{L}\p{N}.]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   s = s.replace(/^(?:the|a|an) (?=\S)/, '');
   return s;
 }

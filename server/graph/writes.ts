@@ -117,11 +117,7 @@ export async function touchGraph(store: GraphStore): Promise<void> {
  * given entities, in one transaction (an interrupted pass resumes). Returns
  * how many edges are new.
  */
-export async function writeSynonyms(
-  store: GraphStore,
-  pairs: { a: string; b: string; score: number }[],
-  doneIds: string[],
-): Promise<number> {
+export async function writeSynonyms(store: GraphStore, pairs: { a: string; b: string; score: number }[], doneIds: string[]): Promise<number> {
   return store.writeTransaction(async (tx) => {
     const res = await tx.run(
       `UNWIND $pairs AS p

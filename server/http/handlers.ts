@@ -14,7 +14,7 @@ export function parseBody<T extends z.ZodTypeAny>(schema: T, body: unknown): z.i
 }
 
 /** Aborts when the client goes away, so the database work can be cancelled. */
-export function clientGone(req: Request, res: Response): AbortSignal {
+export function clientGone(_req: Request, res: Response): AbortSignal {
   const ac = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) ac.abort();

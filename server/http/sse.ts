@@ -7,7 +7,10 @@ import type { Response } from 'express';
  */
 export class SseWriter {
   private closed = false;
-  constructor(private readonly res: Response, heartbeatMs: number) {
+  constructor(
+    private readonly res: Response,
+    heartbeatMs: number,
+  ) {
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache, no-transform');

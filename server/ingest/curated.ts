@@ -25,7 +25,10 @@ export async function ingestCurated(
   const batchSize = opts.batchSize ?? 1000;
   const types = [...new Set(graph.edges.map((e) => e.type))];
   for (const t of types) if (!isIdentifier(t)) throw new Error(`curated relationship type "${t}" is not a valid identifier`);
-  const existing = await existingEntityIds(store, graph.entities.map((e) => e.id));
+  const existing = await existingEntityIds(
+    store,
+    graph.entities.map((e) => e.id),
+  );
   const fresh = graph.entities.filter((e) => !existing.has(e.id));
   const total = fresh.length + graph.edges.length;
   let done = 0;
@@ -33,11 +36,17 @@ export async function ingestCurated(
     const batch = fresh.slice(i, i + batchSize);
     opts.onProgress?.({ stage: 'ingest', done, total });
     let t0 = performance.now();
-    const names = await ctx.embedder.embed(batch.map((e) => e.name), 'document');
+    const names = await ctx.embedder.embed(
+      batch.map((e) => e.name),
+      'document',
+    );
     const descriptions = await ctx.embedder.embed(batch.map(describeForEmbedding), 'document');
     seconds.embed += (performance.now() - t0) / 1000;
     t0 = performance.now();
-    await writeCuratedEntities(store, batch.map((e, k) => ({ ...e, embedding: names[k], descriptionEmbedding: descriptions[k] })));
+    await writeCuratedEntities(
+      store,
+      batch.map((e, k) => ({ ...e, embedding: names[k], descriptionEmbedding: descriptions[k] })),
+    );
     seconds.write += (performance.now() - t0) / 1000;
     done += batch.length;
   }
@@ -56,13 +65,23 @@ export async function ingestCurated(
   seconds.write += (performance.now() - t0) / 1000;
   const summary: IngestSummary = {
     documents: { read: 0, written: 0, unchanged: 0, replaced: 0 },
-    passages: 0, entities: fresh.length, mentions: 0, relations, synonyms: 0, problems: graph.problems, seconds,
+    passages: 0,
+    entities: fresh.length,
+    mentions: 0,
+    relations,
+    synonyms: 0,
+    problems: graph.problems,
+    seconds,
   };
   let t1 = performance.now();
   summary.synonyms = await findSynonyms(store, 0.85, opts.onProgress);
   seconds.synonyms = (performance.now() - t1) / 1000;
   t1 = performance.now();
-  await manageProjection(store.driver, 'refresh', { graphName: ctx.graphName, database: store.database, extraTypes: [...(ctx.extraProjectionTypes ?? []), ...types] });
+  await manageProjection(store.driver, 'refresh', {
+    graphName: ctx.graphName,
+    database: store.database,
+    extraTypes: [...(ctx.extraProjectionTypes ?? []), ...types],
+  });
   seconds.projection = (performance.now() - t1) / 1000;
   return summary;
 }

@@ -57,12 +57,22 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
   if (opts.strict && problems.length) throw new IngestInputError(problems);
   const summary: IngestSummary = {
     documents: { read: documents.length, written: 0, unchanged: 0, replaced: 0 },
-    passages: 0, entities: 0, mentions: 0, relations: 0, synonyms: 0, problems, seconds,
+    passages: 0,
+    entities: 0,
+    mentions: 0,
+    relations: 0,
+    synonyms: 0,
+    problems,
+    seconds,
   };
-  const hashOf = (d: SourceDocument) => sha(JSON.stringify([d.title, d.text, d.metadata ?? null, opts.chunkSize ?? null, opts.chunkOverlap ?? null, ctx.extractor.id, ctx.embedder.id]));
+  const hashOf = (d: SourceDocument) =>
+    sha(JSON.stringify([d.title, d.text, d.metadata ?? null, opts.chunkSize ?? null, opts.chunkOverlap ?? null, ctx.extractor.id, ctx.embedder.id]));
 
   // Unchanged documents are skipped before any extraction or embedding.
-  const known = await knownDocumentHashes(store, documents.map((d) => d.id));
+  const known = await knownDocumentHashes(
+    store,
+    documents.map((d) => d.id),
+  );
   const todo = documents.filter((d) => known.get(d.id) !== hashOf(d));
   summary.documents.unchanged = documents.length - todo.length;
 
@@ -76,20 +86,43 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
       return out;
     });
     const resolved = await timed('resolve', () => resolveEntities(extractions));
-    const existing = await timed('resolve', () => existingEntityIds(store, resolved.entities.map((e) => e.id)));
+    const existing = await timed('resolve', () =>
+      existingEntityIds(
+        store,
+        resolved.entities.map((e) => e.id),
+      ),
+    );
     const fresh = resolved.entities.filter((e) => !existing.has(e.id));
     const vectors = await timed('embed', async () => {
-      const passageVectors = await ctx.embedder.embed(passages.map((p) => `${p.title}\n${p.text}`), 'document');
-      const names = await ctx.embedder.embed(fresh.map((e) => e.name), 'document');
-      const descriptions = opts.descriptionEmbedding === 'text'
-        ? await ctx.embedder.embed(fresh.map(describeForEmbedding), 'document')
-        : meanOfMentioningPassages(fresh.map((e) => e.id), resolved.mentions, passages.map((p) => p.id), passageVectors);
+      const passageVectors = await ctx.embedder.embed(
+        passages.map((p) => `${p.title}\n${p.text}`),
+        'document',
+      );
+      const names = await ctx.embedder.embed(
+        fresh.map((e) => e.name),
+        'document',
+      );
+      const descriptions =
+        opts.descriptionEmbedding === 'text'
+          ? await ctx.embedder.embed(fresh.map(describeForEmbedding), 'document')
+          : meanOfMentioningPassages(
+              fresh.map((e) => e.id),
+              resolved.mentions,
+              passages.map((p) => p.id),
+              passageVectors,
+            );
       return { passages: passageVectors, names, descriptions };
     });
     const replaced = batch.filter((d) => known.has(d.id)).map((d) => d.id);
     await timed('write', () =>
       writeDocumentBatch(store, {
-        documents: batch.map((d) => ({ id: d.id, title: d.title, source: d.source, hash: hashOf(d), metadata: d.metadata ? JSON.stringify(d.metadata) : null })),
+        documents: batch.map((d) => ({
+          id: d.id,
+          title: d.title,
+          source: d.source,
+          hash: hashOf(d),
+          metadata: d.metadata ? JSON.stringify(d.metadata) : null,
+        })),
         replaced,
         passages: passages.map((p, k) => ({ ...p, embedding: vectors.passages[k] })),
         entities: fresh.map((e, k) => ({ ...e, embedding: vectors.names[k], descriptionEmbedding: vectors.descriptions[k] })),

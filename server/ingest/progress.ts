@@ -17,7 +17,8 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr): (p: Pr
     const pct = p.total ? Math.floor((100 * p.done) / p.total) : 100;
     const width = 30;
     const filled = Math.round((width * pct) / 100);
-    const line = `${p.stage.padEnd(10)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${pct}% ${p.done}/${p.total}` +
+    const line =
+      `${p.stage.padEnd(10)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${pct}% ${p.done}/${p.total}` +
       `${rate ? ` ${rate.toFixed(1)}/s` : ''}${Number.isFinite(eta) && p.done < p.total ? ` ETA ${formatSeconds(eta)}` : ''}`;
     if (stream.isTTY) stream.write(`\r${line}\x1b[K`);
     else if (p.done === p.total || performance.now() - lastPlain > 5000) {

@@ -29,10 +29,21 @@ export async function reembed(
       if (items.length === 0) break;
       const updates =
         label === 'Passage'
-          ? (await embedder.embed(items.map((p) => `${p.title ?? ''}\n${p.text ?? ''}`), 'document')).map((v, i) => ({ id: items[i].id, embedding: v, descriptionEmbedding: null }))
+          ? (
+              await embedder.embed(
+                items.map((p) => `${p.title ?? ''}\n${p.text ?? ''}`),
+                'document',
+              )
+            ).map((v, i) => ({ id: items[i].id, embedding: v, descriptionEmbedding: null }))
           : await (async () => {
-              const names = await embedder.embed(items.map((e) => e.name ?? e.id), 'document');
-              const descs = await embedder.embed(items.map((e) => describeForEmbedding({ name: e.name ?? e.id, description: e.description ?? '' })), 'document');
+              const names = await embedder.embed(
+                items.map((e) => e.name ?? e.id),
+                'document',
+              );
+              const descs = await embedder.embed(
+                items.map((e) => describeForEmbedding({ name: e.name ?? e.id, description: e.description ?? '' })),
+                'document',
+              );
               return items.map((e, i) => ({ id: e.id, embedding: names[i], descriptionEmbedding: descs[i] }));
             })();
       await writeEmbeddings(store, label, updates);

@@ -61,7 +61,12 @@ export function resolveEntities(extractions: { passage: SourcePassage; extractio
 }
 
 /** For each entity, the normalised mean of the vectors of the passages (of this batch) that mention it. */
-export function meanOfMentioningPassages(entityIds: string[], mentions: { p: string; e: string }[], passageIds: string[], passageVectors: number[][]): number[][] {
+export function meanOfMentioningPassages(
+  entityIds: string[],
+  mentions: { p: string; e: string }[],
+  passageIds: string[],
+  passageVectors: number[][],
+): number[][] {
   const byPassage = new Map(passageIds.map((id, i) => [id, passageVectors[i]]));
   const sums = new Map<string, number[]>();
   for (const m of mentions) {

@@ -30,7 +30,13 @@ export async function ingestPath(
   const format = opts.format ?? detectFormat(input);
   await ensureEmbedder(ctx.store, ctx.embedder);
   const extractor = await createExtractor({ ...ctx.config, extractor: ctx.extractorName ?? ctx.config.extractor });
-  const base: IngestContext = { store: ctx.store, embedder: ctx.embedder, extractor, graphName: ctx.config.pprGraphName, extraProjectionTypes: ctx.config.traverseTypes };
+  const base: IngestContext = {
+    store: ctx.store,
+    embedder: ctx.embedder,
+    extractor,
+    graphName: ctx.config.pprGraphName,
+    extraProjectionTypes: ctx.config.traverseTypes,
+  };
   if (format === 'hetionet') return ingestCurated(base, await readHetionet(input), opts);
   return ingestDocuments(base, format === 'jsonl' ? readJsonl(input) : readFolder(input), opts);
 }

@@ -37,9 +37,7 @@ export async function findSynonyms(store: GraphStore, threshold: number, onProgr
   const worker = async () => {
     for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
       const found = await synonymCandidates(store, chunk, { threshold, excludedTypes: LITERAL_TYPES });
-      const pairs = found.flatMap((r) =>
-        r.near.filter((n) => numeralsAgree(r.name, n.name)).map((n) => ({ a: r.id, b: n.id, score: n.cosine })),
-      );
+      const pairs = found.flatMap((r) => r.near.filter((n) => numeralsAgree(r.name, n.name)).map((n) => ({ a: r.id, b: n.id, score: n.cosine })));
       // Not `created += await ...`: that reads `created` before the other worker's await ends.
       const made = await writeSynonyms(store, pairs, chunk);
       created += made;

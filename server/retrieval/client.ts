@@ -7,10 +7,35 @@ import type { GraphStore } from '../graph/store.js';
 import { CYPHER_DIR, paramBlock } from './render.js';
 import { INTEGER_PARAMS, MODES, defaultParams, type Mode } from './params.js';
 
-export interface Seed { id: string; name: string; type: string | null; score: number | null; activation: number; sources: string[] }
-export interface RankedEntity { id: string; name: string; type: string | null; activation: number }
-export interface RankedPassage { rank: number; id: string; documentId: string | null; title: string | null; text: string; score: number; graphScore: number; vectorScore: number }
-export interface EvidencePath { passageId: string; nodes: { id: string; name: string }[]; relationships: { type: string; predicate: string | null }[] }
+export interface Seed {
+  id: string;
+  name: string;
+  type: string | null;
+  score: number | null;
+  activation: number;
+  sources: string[];
+}
+export interface RankedEntity {
+  id: string;
+  name: string;
+  type: string | null;
+  activation: number;
+}
+export interface RankedPassage {
+  rank: number;
+  id: string;
+  documentId: string | null;
+  title: string | null;
+  text: string;
+  score: number;
+  graphScore: number;
+  vectorScore: number;
+}
+export interface EvidencePath {
+  passageId: string;
+  nodes: { id: string; name: string }[];
+  relationships: { type: string; predicate: string | null }[];
+}
 
 export interface RetrievalResult {
   mode: Mode;
@@ -46,7 +71,10 @@ export interface RetrieverOptions {
 export class Retriever {
   private readonly statements = new Map<Mode, string>();
 
-  constructor(private readonly store: GraphStore, private readonly opts: RetrieverOptions) {
+  constructor(
+    private readonly store: GraphStore,
+    private readonly opts: RetrieverOptions,
+  ) {
     for (const mode of Object.keys(MODES) as Mode[]) {
       this.statements.set(mode, fs.readFileSync(path.join(CYPHER_DIR, MODES[mode].file), 'utf8'));
     }
@@ -61,7 +89,11 @@ export class Retriever {
     if (Array.isArray(merged.relTypes)) {
       const bad = (merged.relTypes as string[]).filter((t) => !this.opts.allowedRelTypes.includes(t));
       if (bad.length) {
-        throw new AppError('invalid_param', `params.relTypes: ${bad.join(', ')} not in the allow-list (${this.opts.allowedRelTypes.join(', ')})`, 'params.relTypes');
+        throw new AppError(
+          'invalid_param',
+          `params.relTypes: ${bad.join(', ')} not in the allow-list (${this.opts.allowedRelTypes.join(', ')})`,
+          'params.relTypes',
+        );
       }
     }
     return merged;
@@ -70,9 +102,7 @@ export class Retriever {
   async retrieve(req: RetrieveRequest, signal?: AbortSignal): Promise<RetrievalResult> {
     const params = this.effectiveParams(req.mode, req.params);
     const queryParams = { ...params, question: req.question ?? '', questionEmbedding: req.questionEmbedding };
-    const driverParams = Object.fromEntries(
-      Object.entries(queryParams).map(([k, v]) => [k, INTEGER_PARAMS.has(k) ? neo4j.int(v as unknown as number) : v]),
-    );
+    const driverParams = Object.fromEntries(Object.entries(queryParams).map(([k, v]) => [k, INTEGER_PARAMS.has(k) ? neo4j.int(v as unknown as number) : v]));
     const t0 = performance.now();
     const session = this.store.driver.session({ database: this.store.database, defaultAccessMode: 'READ' });
     const onAbort = () => void session.close();
@@ -107,7 +137,7 @@ export class Retriever {
 export function fromDbError(e: unknown, timeoutMs: number): Error {
   if (e instanceof AppError) return e;
   const message = String((e as Error)?.message ?? e);
-  const projection = message.match(/GDS projection \S+ (does not exist|is stale)[^]*/);
+  const projection = message.match(/GDS projection \S+ (does not exist|is stale)[\s\S]*/);
   if (projection) return new AppError('projection_unavailable', projection[0].replace(/\s+$/, ''));
   switch (classifyDbError(e)) {
     case 'unavailable':

@@ -29,7 +29,11 @@ export const COMMON_PARAMS = {
   graphWeight: { schema: num(0, 1), default: 0.4, doc: 'weight of the normalised graph score in the blend' },
   vectorWeight: { schema: num(0, 1), default: 0.6, doc: "weight of the passage's own cosine to the question" },
   hubExponent: { schema: num(0, 2), default: 0.5, doc: 'entity weight is divided by (passages mentioning it) ^ hubExponent' },
-  relTypes: { schema: z.array(z.string().regex(IDENTIFIER_PATTERN)).min(1).max(50), default: [...DEFAULT_TRAVERSE_TYPES], doc: 'relationship types walked between entities (server allow-list)' },
+  relTypes: {
+    schema: z.array(z.string().regex(IDENTIFIER_PATTERN)).min(1).max(50),
+    default: [...DEFAULT_TRAVERSE_TYPES],
+    doc: 'relationship types walked between entities (server allow-list)',
+  },
 } satisfies Record<string, ParamSpec>;
 
 export const GATED_PARAMS = {
@@ -37,7 +41,11 @@ export const GATED_PARAMS = {
   steps: { schema: int(1, 5), default: 3, doc: 'propagation steps T (1-5)' },
   decay: { schema: num(0, 1), default: 0.7, doc: 'activation multiplier per hop' },
   threshold: { schema: num(0, 1), default: 0.01, doc: 'a node spreads only when its activation exceeds this; smaller inflows are dropped' },
-  gate: { schema: z.boolean(), default: true, doc: "multiply each hop by max(0, cos(neighbour's description embedding, question)); false is the ungated ablation" },
+  gate: {
+    schema: z.boolean(),
+    default: true,
+    doc: "multiply each hop by max(0, cos(neighbour's description embedding, question)); false is the ungated ablation",
+  },
   frontier: { schema: int(1, 10000), default: 100, doc: 'per step, at most this many sources spread and this many nodes receive' },
   degreeDiscount: { schema: num(0, 2), default: 0, doc: "a source's outflow is divided by its degree ^ degreeDiscount (hub damping; 0 = off)" },
 } satisfies Record<string, ParamSpec>;
@@ -48,12 +56,24 @@ export const PPR_PARAMS = {
   // 2Wiki (60 questions) .738 vs .717, HotpotQA .750 vs .688.
   graphWeight: { ...COMMON_PARAMS.graphWeight, default: 0.5 },
   vectorWeight: { ...COMMON_PARAMS.vectorWeight, default: 0.5 },
-  graphName: { schema: z.string().regex(GRAPH_NAME_PATTERN).max(100), default: DEFAULT_PPR_GRAPH_NAME, doc: 'GDS projection name (see cypher/ppr_projection.cypher)' },
+  graphName: {
+    schema: z.string().regex(GRAPH_NAME_PATTERN).max(100),
+    default: DEFAULT_PPR_GRAPH_NAME,
+    doc: 'GDS projection name (see cypher/ppr_projection.cypher)',
+  },
   dampingFactor: { schema: num(0, 0.99), default: 0.5, doc: 'PageRank damping (HippoRAG 0.5; GDS default 0.85)' },
   maxIterations: { schema: int(1, 200), default: 30, doc: 'PageRank iterations at most' },
   tolerance: { schema: num(0, 1), default: 1e-7, doc: 'PageRank convergence tolerance' },
-  exactWeights: { schema: z.boolean(), default: true, doc: 'exact weighted PPR as sum of w_i * PPR(seed_i), one GDS run per seed; false = one run with unweighted seeds' },
-  passageSeedWeight: { schema: num(0, 1), default: 0, doc: "also teleport to the vectorK dense passages with this times their cosine (HippoRAG 2 uses 0.05); each costs a GDS run" },
+  exactWeights: {
+    schema: z.boolean(),
+    default: true,
+    doc: 'exact weighted PPR as sum of w_i * PPR(seed_i), one GDS run per seed; false = one run with unweighted seeds',
+  },
+  passageSeedWeight: {
+    schema: num(0, 1),
+    default: 0,
+    doc: 'also teleport to the vectorK dense passages with this times their cosine (HippoRAG 2 uses 0.05); each costs a GDS run',
+  },
 } satisfies Record<string, ParamSpec>;
 
 const { seedK, seedMinScore, useNameSeeds, nameSeedK, seedIds, topK } = COMMON_PARAMS;

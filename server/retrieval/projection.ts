@@ -49,10 +49,7 @@ export async function manageProjection(
  * Projections live in memory: a database restart loses them. Creates (or
  * refreshes a stale) projection; returns the action taken.
  */
-export async function ensureProjection(
-  driver: Driver,
-  opts: { graphName: string; database?: string; extraTypes?: string[] },
-): Promise<'none' | 'refreshed'> {
+export async function ensureProjection(driver: Driver, opts: { graphName: string; database?: string; extraTypes?: string[] }): Promise<'none' | 'refreshed'> {
   const state = await manageProjection(driver, 'status', opts);
   if (state.exists && state.fresh) return 'none';
   await manageProjection(driver, 'refresh', opts);

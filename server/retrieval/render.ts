@@ -25,7 +25,9 @@ export function cypherLiteral(v: unknown): string {
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[${v.map(cypherLiteral).join(', ')}]`;
   if (typeof v === 'object') {
-    return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}: ${cypherLiteral(x)}`).join(', ')}}`;
+    return `{${Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${k}: ${cypherLiteral(x)}`)
+      .join(', ')}}`;
   }
   throw new Error(`cannot render ${typeof v} as Cypher`);
 }
@@ -44,7 +46,14 @@ const QUESTION_DOCS: Record<string, string> = {
 // The header's :param block runs unchanged: it borrows a passage's embedding as the question.
 const DEMO_EXPRESSIONS = { questionEmbedding: 'COLLECT { MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding LIMIT 1 }[0]' };
 
-function header(title: string, about: string[], specs: Record<string, ParamSpec>, runtime: Record<string, string>, demoValues: Record<string, unknown>, expressions: Record<string, string>): string {
+function header(
+  title: string,
+  about: string[],
+  specs: Record<string, ParamSpec>,
+  runtime: Record<string, string>,
+  demoValues: Record<string, unknown>,
+  expressions: Record<string, string>,
+): string {
   const width = Math.max(...[...Object.keys(specs), ...Object.keys(runtime)].map((k) => k.length));
   const rows = [
     ...Object.entries(runtime).map(([k, doc]) => `//   ${k.padEnd(width)}  ${doc}`),

@@ -21,7 +21,11 @@ export async function embedQuestion(
 ): Promise<{ embedding: number[]; embedMs: number }> {
   if (body.questionEmbedding) {
     if (body.questionEmbedding.length !== embedder.dimension) {
-      throw new AppError('invalid_request', `questionEmbedding: expected ${embedder.dimension} numbers (${embedder.id}), got ${body.questionEmbedding.length}`, 'questionEmbedding');
+      throw new AppError(
+        'invalid_request',
+        `questionEmbedding: expected ${embedder.dimension} numbers (${embedder.id}), got ${body.questionEmbedding.length}`,
+        'questionEmbedding',
+      );
     }
     return { embedding: body.questionEmbedding, embedMs: 0 };
   }
@@ -38,6 +42,9 @@ export async function retrieveTimed(
   signal?: AbortSignal,
 ): Promise<TimedResult> {
   const t0 = performance.now();
-  const r = await retriever.retrieve({ mode: req.mode, question: req.question, questionEmbedding: req.embedding, params: req.params, explain: req.explain }, signal);
+  const r = await retriever.retrieve(
+    { mode: req.mode, question: req.question, questionEmbedding: req.embedding, params: req.params, explain: req.explain },
+    signal,
+  );
   return { ...r, timings: { embedMs: req.embedMs, dbMs: r.timings.dbMs, totalMs: round(req.embedMs + performance.now() - t0) } };
 }

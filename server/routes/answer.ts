@@ -10,14 +10,21 @@ import { embedQuestion, retrieveTimed, validateParams } from '../retrieval/servi
 import type { Services } from '../services.js';
 
 const AnswerBody = z
-  .object({ question: z.string().trim().min(1, 'must not be empty').max(4000), mode: modeSchema.default('gated'), params: questionFields.params, topK: z.number().int().min(1).max(20).default(5) })
+  .object({
+    question: z.string().trim().min(1, 'must not be empty').max(4000),
+    mode: modeSchema.default('gated'),
+    params: questionFields.params,
+    topK: z.number().int().min(1).max(20).default(5),
+  })
   .strict();
 
 /** POST /v1/answer: one retrieval, then an answer as JSON or streamed over SSE. */
 export function answerRouter(svc: Services): Router {
   const heartbeatMs = svc.config.sseHeartbeatMs;
   const router = Router();
-  router.post('/v1/answer', route(async (req: Request, res: Response) => {
+  router.post(
+    '/v1/answer',
+    route(async (req: Request, res: Response) => {
       const t0 = performance.now();
       const body = parseBody(AnswerBody, req.body);
       const params = validateParams(body.mode, body.params);
@@ -27,14 +34,28 @@ export function answerRouter(svc: Services): Router {
       const r = await retrieveTimed(svc.retriever, { mode: body.mode, question: body.question, ...q, params }, signal);
       const passages = r.passages.slice(0, body.topK);
       const gen = await svc.generator();
-      const stream = gen.stream(body.question, passages.map((p) => ({ id: p.id, title: p.title, text: p.text })), signal);
+      const stream = gen.stream(
+        body.question,
+        passages.map((p) => ({ id: p.id, title: p.title, text: p.text })),
+        signal,
+      );
 
       if (!(req.header('accept') ?? '').includes('text/event-stream')) {
         const tg = performance.now();
         const result = await drain(stream);
         res.json({
-          question: body.question, mode: body.mode, answer: result.answer, citations: result.citations, usage: result.usage, generator: result.generator,
-          seeds: r.seeds, entities: r.entities, passages, paths: r.paths, context: r.context, params: r.params,
+          question: body.question,
+          mode: body.mode,
+          answer: result.answer,
+          citations: result.citations,
+          usage: result.usage,
+          generator: result.generator,
+          seeds: r.seeds,
+          entities: r.entities,
+          passages,
+          paths: r.paths,
+          context: r.context,
+          params: r.params,
           timings: { ...r.timings, generateMs: round(performance.now() - tg), totalMs: round(performance.now() - t0) },
         });
         return;
@@ -58,7 +79,10 @@ export function answerRouter(svc: Services): Router {
         }
         if (signal.aborted) return;
         await sse.send('done', {
-          answer: result.answer, citations: result.citations, usage: result.usage, generator: result.generator,
+          answer: result.answer,
+          citations: result.citations,
+          usage: result.usage,
+          generator: result.generator,
           timings: { ...r.timings, generateMs: round(performance.now() - tg), firstTokenMs, totalMs: round(performance.now() - t0) },
         });
       } catch (e) {
@@ -70,6 +94,7 @@ export function answerRouter(svc: Services): Router {
         await stream.return?.(undefined as never).catch(() => {});
         sse.end();
       }
-    }));
+    }),
+  );
   return router;
 }

@@ -21,7 +21,9 @@ const CompareBody = z
 /** A/B inside applications: the same question through several modes, one embedding, with overlap metrics. */
 export function compareRouter(svc: Services): Router {
   const router = Router();
-  router.post('/v1/compare', route(async (req, res) => {
+  router.post(
+    '/v1/compare',
+    route(async (req, res) => {
       const body = parseBody(CompareBody, req.body);
       const modes = [...new Set(body.modes)] as Mode[];
       for (const key of Object.keys(body.params ?? {})) {
@@ -33,7 +35,11 @@ export function compareRouter(svc: Services): Router {
       const results: Record<string, Awaited<ReturnType<typeof retrieveTimed>>> = {};
       // Sequential on purpose: timings compare modes, not contention between them.
       for (const mode of modes) {
-        results[mode] = await retrieveTimed(svc.retriever, { mode, question: body.question, embedding: q.embedding, embedMs: q.embedMs, params: params[mode] }, signal);
+        results[mode] = await retrieveTimed(
+          svc.retriever,
+          { mode, question: body.question, embedding: q.embedding, embedMs: q.embedMs, params: params[mode] },
+          signal,
+        );
       }
       const overlap = [];
       for (let i = 0; i < modes.length; i++) {
@@ -44,6 +50,7 @@ export function compareRouter(svc: Services): Router {
         }
       }
       res.json({ results, overlap, timings: { embedMs: q.embedMs, byMode: Object.fromEntries(modes.map((m) => [m, results[m].timings])) } });
-    }));
+    }),
+  );
   return router;
 }

@@ -26,7 +26,10 @@ const DocumentsBody = z
 /** Small-batch ingestion over HTTP (the CLI handles corpora); API key required. */
 export function documentsRouter(svc: Services): Router {
   const router = Router();
-  router.post('/v1/documents', requireApiKey(svc.config), route(async (req, res) => {
+  router.post(
+    '/v1/documents',
+    requireApiKey(svc.config),
+    route(async (req, res) => {
       const body = parseBody(DocumentsBody, req.body);
       async function* items(): AsyncGenerator<ReadItem> {
         for (const d of body.documents) {
@@ -34,7 +37,13 @@ export function documentsRouter(svc: Services): Router {
         }
       }
       const summary = await ingestDocuments(
-        { store: svc.store, embedder: svc.embedder, extractor: await svc.extractor(), graphName: svc.config.pprGraphName, extraProjectionTypes: svc.config.traverseTypes },
+        {
+          store: svc.store,
+          embedder: svc.embedder,
+          extractor: await svc.extractor(),
+          graphName: svc.config.pprGraphName,
+          extraProjectionTypes: svc.config.traverseTypes,
+        },
         items(),
         { strict: true },
       );
@@ -46,12 +55,17 @@ export function documentsRouter(svc: Services): Router {
         synonyms: summary.synonyms,
         seconds: summary.seconds,
       });
-    }));
+    }),
+  );
 
-    router.delete('/v1/documents/:id', requireApiKey(svc.config), route(async (req, res) => {
+  router.delete(
+    '/v1/documents/:id',
+    requireApiKey(svc.config),
+    route(async (req, res) => {
       const id = String(req.params.id);
       if (!(await deleteDocument(svc.store, id))) throw new AppError('not_found', `no document with id "${id}"`, 'id');
       res.status(204).end();
-    }));
+    }),
+  );
   return router;
 }

@@ -6,9 +6,12 @@ import type { Services } from '../services.js';
 /** GET /v1/health: 200 when the database answers (status ok or degraded), 503 when it does not. */
 export function healthRouter(svc: Services): Router {
   const router = Router();
-  router.get('/v1/health', route(async (_req, res) => {
-    const h = await health(svc.store, svc.embedder, svc.config.pprGraphName);
-    res.status(h.status === 'unavailable' ? 503 : 200).json(h);
-  }));
+  router.get(
+    '/v1/health',
+    route(async (_req, res) => {
+      const h = await health(svc.store, svc.embedder, svc.config.pprGraphName);
+      res.status(h.status === 'unavailable' ? 503 : 200).json(h);
+    }),
+  );
   return router;
 }

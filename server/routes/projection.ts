@@ -10,13 +10,23 @@ const ProjectionBody = z.object({ action: z.enum(['create', 'refresh', 'drop', '
 /** POST /v1/projection: the ppr projection's lifecycle (API key). */
 export function projectionRouter(svc: Services): Router {
   const router = Router();
-  router.post('/v1/projection', requireApiKey(svc.config), route(async (req, res) => {
-    const { action } = parseBody(ProjectionBody, req.body);
-    try {
-      res.json(await manageProjection(svc.store.driver, action, { graphName: svc.config.pprGraphName, database: svc.store.database, extraTypes: svc.config.traverseTypes }));
-    } catch (e) {
-      throw fromDbError(e, svc.config.queryTimeoutMs);
-    }
-  }));
+  router.post(
+    '/v1/projection',
+    requireApiKey(svc.config),
+    route(async (req, res) => {
+      const { action } = parseBody(ProjectionBody, req.body);
+      try {
+        res.json(
+          await manageProjection(svc.store.driver, action, {
+            graphName: svc.config.pprGraphName,
+            database: svc.store.database,
+            extraTypes: svc.config.traverseTypes,
+          }),
+        );
+      } catch (e) {
+        throw fromDbError(e, svc.config.queryTimeoutMs);
+      }
+    }),
+  );
   return router;
 }

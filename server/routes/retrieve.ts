@@ -5,19 +5,24 @@ import { modeSchema, questionFields } from '../http/schemas.js';
 import { embedQuestion, retrieveTimed, validateParams } from '../retrieval/service.js';
 import type { Services } from '../services.js';
 
-const RetrieveBody = z
-  .object({ ...questionFields, mode: modeSchema.default('gated'), explain: z.boolean().optional() })
-  .strict();
+const RetrieveBody = z.object({ ...questionFields, mode: modeSchema.default('gated'), explain: z.boolean().optional() }).strict();
 
 /** POST /v1/retrieve: one question, one mode, one statement. */
 export function retrieveRouter(svc: Services): Router {
   const router = Router();
-  router.post('/v1/retrieve', route(async (req, res) => {
-    const body = parseBody(RetrieveBody, req.body);
-    const params = validateParams(body.mode, body.params);
-    const q = await embedQuestion(svc.embedder, body);
-    const result = await retrieveTimed(svc.retriever, { mode: body.mode, question: body.question, ...q, params, explain: body.explain }, clientGone(req, res));
-    res.json(result);
-  }));
+  router.post(
+    '/v1/retrieve',
+    route(async (req, res) => {
+      const body = parseBody(RetrieveBody, req.body);
+      const params = validateParams(body.mode, body.params);
+      const q = await embedQuestion(svc.embedder, body);
+      const result = await retrieveTimed(
+        svc.retriever,
+        { mode: body.mode, question: body.question, ...q, params, explain: body.explain },
+        clientGone(req, res),
+      );
+      res.json(result);
+    }),
+  );
   return router;
 }

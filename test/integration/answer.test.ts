@@ -12,13 +12,27 @@ const f = bridgeFixture();
 const embedder = createHashEmbedder(384);
 let driver: Driver;
 
-interface Captured { events: EventSourceMessage[]; comments: string[]; raw: string; ms: { first?: number; firstToken?: number } }
+interface Captured {
+  events: EventSourceMessage[];
+  comments: string[];
+  raw: string;
+  ms: { first?: number; firstToken?: number };
+}
 
 /** Reads an SSE response with a spec-compliant parser (eventsource-parser), as a client would. */
-async function readSse(url: string, body: unknown, opts: { abortAfterTokens?: number } = {}): Promise<Captured & { status: number; contentType: string | null }> {
+async function readSse(
+  url: string,
+  body: unknown,
+  opts: { abortAfterTokens?: number } = {},
+): Promise<Captured & { status: number; contentType: string | null }> {
   const ac = new AbortController();
   const t0 = performance.now();
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify(body), signal: ac.signal });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify(body),
+    signal: ac.signal,
+  });
   const out: Captured = { events: [], comments: [], raw: '', ms: {} };
   const parser = createParser({
     onEvent: (e) => {
@@ -74,7 +88,10 @@ describe('offline generator, end to end', () => {
     expect(entities.seeds.map((s: { name: string }) => s.name)).toContain('Charles Babbage');
     const passages = JSON.parse(c.events[1].data).passages;
     expect(passages.map((p: { id: string }) => p.id)).toContain('p-answer');
-    const tokens = c.events.filter((e) => e.event === 'token').map((e) => JSON.parse(e.data).text).join('');
+    const tokens = c.events
+      .filter((e) => e.event === 'token')
+      .map((e) => JSON.parse(e.data).text)
+      .join('');
     const done = JSON.parse(c.events.at(-1)!.data);
     expect(tokens).toBe(done.answer);
     expect(done.answer).toContain('Charles Babbage designed the Analytical Engine.');

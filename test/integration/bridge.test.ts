@@ -39,7 +39,12 @@ test('vector search misses the answer passage; gated and ppr rank it in the top 
   expect(state).toMatchObject({ exists: true, fresh: true, nodeCount: f.graph.entities.length + f.graph.passages.length });
 
   const vector = await retriever.retrieve({ mode: 'vector', questionEmbedding: f.question });
-  expect(rankOf(vector.passages.map((p) => p.id), f.answerPassage)).toBeGreaterThan(3);
+  expect(
+    rankOf(
+      vector.passages.map((p) => p.id),
+      f.answerPassage,
+    ),
+  ).toBeGreaterThan(3);
 
   for (const mode of ['gated', 'ppr'] as const) {
     const res = await retriever.retrieve({ mode, questionEmbedding: f.question });
@@ -68,7 +73,9 @@ test('the ungated ablation and a single step change the activations as the rule 
 
 test('a question naming an entity seeds it by name; caller seeds are honoured', async () => {
   const res = await retriever.retrieve({
-    mode: 'gated', questionEmbedding: f.question, question: 'What did the colleague of Charles Babbage build?',
+    mode: 'gated',
+    questionEmbedding: f.question,
+    question: 'What did the colleague of Charles Babbage build?',
     params: { seedIds: ['e-engine'] },
   });
   const byId = Object.fromEntries(res.seeds.map((s) => [s.id, s]));
@@ -129,10 +136,16 @@ test.each(['gated', 'ppr', 'vector'] as const)('the %s file runs unchanged with 
   expect(browser.context).toBe(api.context);
 });
 
-test.each(['retrieve_gated.cypher', 'retrieve_ppr.cypher', 'retrieve_vector.cypher'])('%s runs as shipped with the :param block in its own header', async (file) => {
-  const text = fs.readFileSync(path.join(CYPHER_DIR, file), 'utf8');
-  const header = text.split('\n').filter((l) => l.startsWith('// :param')).join('\n');
-  const row = await runLikeBrowser(file, header);
-  expect(row.passages.length).toBeGreaterThan(0);
-  expect(typeof row.context).toBe('string');
-});
+test.each(['retrieve_gated.cypher', 'retrieve_ppr.cypher', 'retrieve_vector.cypher'])(
+  '%s runs as shipped with the :param block in its own header',
+  async (file) => {
+    const text = fs.readFileSync(path.join(CYPHER_DIR, file), 'utf8');
+    const header = text
+      .split('\n')
+      .filter((l) => l.startsWith('// :param'))
+      .join('\n');
+    const row = await runLikeBrowser(file, header);
+    expect(row.passages.length).toBeGreaterThan(0);
+    expect(typeof row.context).toBe('string');
+  },
+);

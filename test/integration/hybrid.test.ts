@@ -18,8 +18,11 @@ const graph: FixtureGraph = {
   passages: [
     { id: 'lexical', title: 'Zanzibarovia', text: 'Zanzibarovia lies on the banks of the Quillon.', embedding: withCosine(q, 0.1, rand), mentions: ['e:z'] },
     ...Array.from({ length: 40 }, (_, i) => ({
-      id: `dense${i}`, title: `Topic ${i}`, text: `Unrelated passage number ${i} about something else entirely.`,
-      embedding: withCosine(q, 0.6 - i * 0.01, rand), mentions: [],
+      id: `dense${i}`,
+      title: `Topic ${i}`,
+      text: `Unrelated passage number ${i} about something else entirely.`,
+      embedding: withCosine(q, 0.6 - i * 0.01, rand),
+      mentions: [],
     })),
   ],
   relations: [],
@@ -38,7 +41,7 @@ beforeAll(async () => {
 });
 afterAll(async () => driver?.close());
 
-test('a passage that names the question\'s rare word: vector ranks it last, hybrid in the top 3', async () => {
+test("a passage that names the question's rare word: vector ranks it last, hybrid in the top 3", async () => {
   const v = await retriever.retrieve({ mode: 'vector', question: QUESTION, questionEmbedding: q, params: { topK: 50 } });
   const h = await retriever.retrieve({ mode: 'hybrid', question: QUESTION, questionEmbedding: q, params: { topK: 10 } });
   expect(v.passages.map((p) => p.id).indexOf('lexical')).toBe(40);
@@ -58,7 +61,7 @@ test('scores are the reciprocal rank fusion of the two lists, computed independe
   );
   const expected = new Map<string, number>();
   for (const list of [dense.records, lexical.records]) {
-    list.forEach((r, i) => expected.set(r.get('id'), (expected.get(r.get('id')) ?? 0) + 1 / (rrfK + i + 1)));
+    for (const [i, r] of list.entries()) expected.set(r.get('id'), (expected.get(r.get('id')) ?? 0) + 1 / (rrfK + i + 1));
   }
   const h = await retriever.retrieve({ mode: 'hybrid', question: QUESTION, questionEmbedding: q, params: { topK: 30, hybridK, rrfK } });
   expect(h.passages.length).toBe(Math.min(30, expected.size));

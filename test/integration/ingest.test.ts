@@ -25,9 +25,17 @@ import { resetGraph, testDriver } from '../support/db.js';
 
 /** Ingestion end to end: real local model, offline extractor, real Neo4j. */
 const CORPUS = [
-  { id: 'ad-1', title: "Alzheimer's disease", text: "Alzheimer's disease (AD) is a neurodegenerative disease that usually starts slowly and worsens over time. It was described by Alois Alzheimer in 1906." },
+  {
+    id: 'ad-1',
+    title: "Alzheimer's disease",
+    text: "Alzheimer's disease (AD) is a neurodegenerative disease that usually starts slowly and worsens over time. It was described by Alois Alzheimer in 1906.",
+  },
   { id: 'ad-2', title: 'Donepezil', text: 'Donepezil is a medication used to treat AD. It was developed by Eisai in Japan.' },
-  { id: 'alois', title: 'Alois Alzheimer', text: 'Alois Alzheimer was a German psychiatrist born in Marktbreit, Bavaria. He worked in Munich with Emil Kraepelin.' },
+  {
+    id: 'alois',
+    title: 'Alois Alzheimer',
+    text: 'Alois Alzheimer was a German psychiatrist born in Marktbreit, Bavaria. He worked in Munich with Emil Kraepelin.',
+  },
   { id: 'eisai', title: 'Eisai', text: 'Eisai is a Japanese pharmaceutical company headquartered in Tokyo.' },
   { id: 'munich', title: 'Munich', text: 'Munich is the capital of Bavaria, in the south of Germany.' },
 ];
@@ -162,15 +170,24 @@ test('an abbreviation reaches the same entity as the full name', async () => {
 test('a curated graph in Hetionet format keeps its own relationship types', async () => {
   const het = path.join(dir, 'hetionet');
   fs.mkdirSync(het);
-  fs.writeFileSync(path.join(het, 'nodes.tsv'), 'id\tname\tkind\nCompound::DB01076\tAtorvastatin\tCompound\nGene::3156\tHMGCR\tGene\nDisease::DOID:1287\tcardiovascular system disease\tDisease\n');
-  fs.writeFileSync(path.join(het, 'metaedges.tsv'), 'metaedge\tabbreviation\tedges\tsource_nodes\ttarget_nodes\tunbiased\nCompound - binds - Gene\tCbG\t1\t1\t1\t0\nCompound - treats - Disease\tCtD\t1\t1\t1\t0\n');
+  fs.writeFileSync(
+    path.join(het, 'nodes.tsv'),
+    'id\tname\tkind\nCompound::DB01076\tAtorvastatin\tCompound\nGene::3156\tHMGCR\tGene\nDisease::DOID:1287\tcardiovascular system disease\tDisease\n',
+  );
+  fs.writeFileSync(
+    path.join(het, 'metaedges.tsv'),
+    'metaedge\tabbreviation\tedges\tsource_nodes\ttarget_nodes\tunbiased\nCompound - binds - Gene\tCbG\t1\t1\t1\t0\nCompound - treats - Disease\tCtD\t1\t1\t1\t0\n',
+  );
   fs.writeFileSync(path.join(het, 'edges.sif'), 'source\tmetaedge\ttarget\nCompound::DB01076\tCbG\tGene::3156\nCompound::DB01076\tCtD\tDisease::DOID:1287\n');
   const graph = await readHetionet(het);
   const summary = await ingestCurated(ctx(), graph);
   expect(summary).toMatchObject({ entities: 3, relations: 2 });
   const s = driver.session();
   const r = await s.run("MATCH (a:Entity:Curated {name: 'Atorvastatin'})-[r]->(b) RETURN type(r) AS t, b.name AS b ORDER BY t");
-  expect(r.records.map((x) => [x.get('t'), x.get('b')])).toEqual([['BINDS_CbG', 'HMGCR'], ['TREATS_CtD', 'cardiovascular system disease']]);
+  expect(r.records.map((x) => [x.get('t'), x.get('b')])).toEqual([
+    ['BINDS_CbG', 'HMGCR'],
+    ['TREATS_CtD', 'cardiovascular system disease'],
+  ]);
   const meta = await s.run("MATCH (m:GraphRecallMeta {key: 'graph'}) RETURN m.curatedTypes AS t");
   expect([...meta.records[0].get('t')].sort()).toEqual(['BINDS_CbG', 'TREATS_CtD']);
   await s.close();
@@ -192,7 +209,9 @@ test('switching embedders on a populated database is refused with the fix, and r
   await expect(ensureEmbedder(store, other)).resolves.toBeUndefined();
   const s = driver.session();
   const [q] = await other.embed(['Eisai pharmaceutical company Tokyo'], 'query');
-  const hit = await s.run("CALL db.index.vector.queryNodes('passage_embedding', 50, $q) YIELD node, score RETURN node.id AS id ORDER BY score DESC LIMIT 1", { q });
+  const hit = await s.run("CALL db.index.vector.queryNodes('passage_embedding', 50, $q) YIELD node, score RETURN node.id AS id ORDER BY score DESC LIMIT 1", {
+    q,
+  });
   await s.close();
   expect(hit.records[0].get('id')).toBe('eisai');
 });

@@ -58,7 +58,10 @@ test('GDS Personalized PageRank equals a TypeScript power iteration, node by nod
   expect(rows).toHaveLength(n);
   for (const r of rows) expect(Math.abs(r.score - expected.get(r.id)!)).toBeLessThan(1e-6);
   // Sanity: the walk is personalised (sources dominate) and not trivially zero.
-  const top = [...rows].sort((a, b) => b.score - a.score).slice(0, 2).map((r) => r.id);
+  const top = [...rows]
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 2)
+    .map((r) => r.id);
   expect(top.sort()).toEqual([...sources].sort());
   await run("CALL gds.graph.drop('ppr_test') YIELD graphName RETURN graphName");
 });
@@ -66,7 +69,7 @@ test('GDS Personalized PageRank equals a TypeScript power iteration, node by nod
 test('the entity vector index returns the true nearest node, scoring (1 + cos) / 2', async () => {
   const rand = rng(3);
   const vectors = Array.from({ length: 200 }, (_, i) => ({ id: `v${i}`, embedding: randomUnit(rand) }));
-  await run("UNWIND $vs AS v CREATE (:Entity {id: v.id, name: v.id, embedding: v.embedding})", { vs: vectors });
+  await run('UNWIND $vs AS v CREATE (:Entity {id: v.id, name: v.id, embedding: v.embedding})', { vs: vectors });
   for (let t = 0; t < 10; t++) {
     const q = randomUnit(rand);
     const truth = vectors.map((v) => ({ id: v.id, cos: cosine(v.embedding, q) })).sort((a, b) => b.cos - a.cos)[0];

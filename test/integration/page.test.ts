@@ -21,7 +21,16 @@ beforeAll(async () => {
   srv = await startServer({ embedder: createHashEmbedder(384) });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 afterAll(async () => {
@@ -48,7 +57,10 @@ test('a person asks; entities, then passages, then the streamed answer appear, f
   await expect(page.locator('.col[data-mode=gated] [data-testid=answer]').textContent()).resolves.toContain('Analytical Engine');
   const events = (await page.evaluate('window.__events')) as { mode: string; type: string; t: number }[];
   for (const mode of ['gated', 'vector']) {
-    const seq = events.filter((e) => e.mode === mode).map((e) => e.type).filter((t, i, a) => t !== 'token' || a[i - 1] !== 'token');
+    const seq = events
+      .filter((e) => e.mode === mode)
+      .map((e) => e.type)
+      .filter((t, i, a) => t !== 'token' || a[i - 1] !== 'token');
     expect(seq).toEqual(['entities', 'passages', 'token', 'done']);
   }
   await page.screenshot({ path: 'bench/out/page.png', fullPage: true }).catch(() => {});

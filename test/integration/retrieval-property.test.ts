@@ -2,9 +2,7 @@ import type { Driver } from 'neo4j-driver';
 import { Retriever } from '../../server/retrieval/client.js';
 import { GraphStore } from '../../server/graph/store.js';
 import { manageProjection } from '../../server/retrieval/projection.js';
-import {
-  gatedActivation, pprScores, selectPassages, vectorSeeds, type RefGraph,
-} from '../support/reference.js';
+import { gatedActivation, pprScores, selectPassages, vectorSeeds, type RefGraph } from '../support/reference.js';
 import { randomUnit, resetGraph, rng, testDriver } from '../support/db.js';
 import { loadGraph, withCosine, type FixtureGraph } from '../support/fixtures.js';
 
@@ -102,7 +100,11 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
   test('vector mode equals the reference', async () => {
     const res = await retriever.retrieve({ mode: 'vector', questionEmbedding: q, params: { seedK: common.seedK, topK: common.topK, useNameSeeds: false } });
     const seeds = vectorSeeds(ref, q, common.seedK, 0.2);
-    expectClose(res.seeds.map((s) => ({ ...s })), seeds, ['activation']);
+    expectClose(
+      res.seeds.map((s) => ({ ...s })),
+      seeds,
+      ['activation'],
+    );
     const cos = ref.passages
       .map((p) => ({ id: p.id, score: cosineOf(p.embedding, q) }))
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))

@@ -1,10 +1,32 @@
 import type { Driver } from 'neo4j-driver';
 import { TEST_DIM, randomUnit, rng } from './db.js';
 
-export interface FixtureEntity { id: string; name: string; type?: string; embedding: number[]; descriptionEmbedding: number[] | null }
-export interface FixturePassage { id: string; title: string; text: string; embedding: number[]; mentions: string[] }
-export interface FixtureRelation { from: string; to: string; type: string; predicate?: string; weight?: number }
-export interface FixtureGraph { entities: FixtureEntity[]; passages: FixturePassage[]; relations: FixtureRelation[] }
+export interface FixtureEntity {
+  id: string;
+  name: string;
+  type?: string;
+  embedding: number[];
+  descriptionEmbedding: number[] | null;
+}
+export interface FixturePassage {
+  id: string;
+  title: string;
+  text: string;
+  embedding: number[];
+  mentions: string[];
+}
+export interface FixtureRelation {
+  from: string;
+  to: string;
+  type: string;
+  predicate?: string;
+  weight?: number;
+}
+export interface FixtureGraph {
+  entities: FixtureEntity[];
+  passages: FixturePassage[];
+  relations: FixtureRelation[];
+}
 
 /** Writes a graph in the production data model (without ingestion), then marks the graph updated. */
 export async function loadGraph(driver: Driver, g: FixtureGraph): Promise<void> {
@@ -59,7 +81,11 @@ export function bridgeFixture(seed = 7): { graph: FixtureGraph; question: number
   const rand = rng(seed);
   const q = randomUnit(rand, TEST_DIM);
   const ent = (id: string, name: string, nameCos: number, descCos: number): FixtureEntity => ({
-    id, name, type: 'Thing', embedding: withCosine(q, nameCos, rand), descriptionEmbedding: withCosine(q, descCos, rand),
+    id,
+    name,
+    type: 'Thing',
+    embedding: withCosine(q, nameCos, rand),
+    descriptionEmbedding: withCosine(q, descCos, rand),
   });
   const entities = [
     ent('e-ada', 'Ada Lovelace', 0.9, 0.8),
@@ -69,10 +95,34 @@ export function bridgeFixture(seed = 7): { graph: FixtureGraph; question: number
     ...[1, 2, 3, 4, 5, 6].map((i) => ent(`e-n${i}`, `Noise Thing ${i}`, -0.05, 0.1)),
   ];
   const passages: FixturePassage[] = [
-    { id: 'p-ada', title: 'Ada Lovelace', text: 'Ada Lovelace worked with Charles Babbage.', embedding: withCosine(q, 0.3, rand), mentions: ['e-ada', 'e-babbage'] },
-    { id: 'p-answer', title: 'Analytical Engine', text: 'Charles Babbage designed the Analytical Engine.', embedding: withCosine(q, 0.15, rand), mentions: ['e-babbage', 'e-engine'] },
-    ...[1, 2, 3, 4].map((i) => ({ id: `p-d${i}`, title: `Distractor ${i}`, text: `A passage that resembles the question, number ${i}.`, embedding: withCosine(q, 0.3, rand), mentions: [`e-d${i}`] })),
-    ...[1, 2, 3, 4, 5, 6].map((i) => ({ id: `p-n${i}`, title: `Noise ${i}`, text: `Unrelated noise ${i}.`, embedding: withCosine(q, 0.0, rand), mentions: [`e-n${i}`, `e-n${(i % 6) + 1}`] })),
+    {
+      id: 'p-ada',
+      title: 'Ada Lovelace',
+      text: 'Ada Lovelace worked with Charles Babbage.',
+      embedding: withCosine(q, 0.3, rand),
+      mentions: ['e-ada', 'e-babbage'],
+    },
+    {
+      id: 'p-answer',
+      title: 'Analytical Engine',
+      text: 'Charles Babbage designed the Analytical Engine.',
+      embedding: withCosine(q, 0.15, rand),
+      mentions: ['e-babbage', 'e-engine'],
+    },
+    ...[1, 2, 3, 4].map((i) => ({
+      id: `p-d${i}`,
+      title: `Distractor ${i}`,
+      text: `A passage that resembles the question, number ${i}.`,
+      embedding: withCosine(q, 0.3, rand),
+      mentions: [`e-d${i}`],
+    })),
+    ...[1, 2, 3, 4, 5, 6].map((i) => ({
+      id: `p-n${i}`,
+      title: `Noise ${i}`,
+      text: `Unrelated noise ${i}.`,
+      embedding: withCosine(q, 0.0, rand),
+      mentions: [`e-n${i}`, `e-n${(i % 6) + 1}`],
+    })),
   ];
   const relations: FixtureRelation[] = [
     { from: 'e-ada', to: 'e-babbage', type: 'RELATED', predicate: 'worked with' },

@@ -112,7 +112,7 @@ const DEFAULT_TEXT = 'Hello from the mock Anthropic server. This reply arrives i
 export function apiKeyOf(req: Pick<RecordedRequest, 'headers'>): string | undefined {
   const x = req.headers['x-api-key'];
   if (x) return x;
-  const m = (req.headers['authorization'] ?? '').match(/^Bearer\s+(.+)$/i);
+  const m = (req.headers.authorization ?? '').match(/^Bearer\s+(.+)$/i);
   return m ? m[1] : undefined;
 }
 
@@ -142,7 +142,7 @@ function splitJson(json: string, pieces: number): string[] {
 export async function startMockAnthropic(opts: MockAnthropicOptions = {}): Promise<MockAnthropic> {
   const requests: RecordedRequest[] = [];
   const failures: MockFailure[] = [];
-  const streamOutcomes: ("completed" | "client-closed")[] = [];
+  const streamOutcomes: ('completed' | 'client-closed')[] = [];
   let toolHandler: ToolHandler | undefined = opts.toolHandler;
   let textReply: TextReply = opts.textReply ?? DEFAULT_TEXT;
   const wordsPerDelta = Math.max(1, opts.wordsPerDelta ?? 2);

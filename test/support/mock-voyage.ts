@@ -116,7 +116,7 @@ export async function startMockVoyage(opts: MockVoyageOptions = {}): Promise<Moc
     send(res, status, { detail: message }, headers);
 
   function handleEmbeddings(res: http.ServerResponse, rec: RecordedVoyageRequest) {
-    const auth = rec.headers['authorization'] ?? '';
+    const auth = rec.headers.authorization ?? '';
     const m = auth.match(/^Bearer\s+(.+)$/i);
     if (!m || (opts.apiKey !== undefined && m[1] !== opts.apiKey)) {
       return detail(res, 401, 'Provided API key is invalid.');
@@ -145,12 +145,18 @@ export async function startMockVoyage(opts: MockVoyageOptions = {}): Promise<Moc
     if (inputType !== null && inputType !== 'query' && inputType !== 'document') {
       return detail(res, 400, `Value '${inputType}' supplied for argument 'input_type' is not valid. Supported values: None, 'query', 'document'.`);
     }
-    if (body.output_dtype != null && body.output_dtype !== 'float') return detail(res, 400, `output_dtype '${body.output_dtype}' is not supported by this server.`);
-    if (body.encoding_format != null && body.encoding_format !== 'base64') return detail(res, 400, `encoding_format '${body.encoding_format}' is not supported.`);
+    if (body.output_dtype != null && body.output_dtype !== 'float')
+      return detail(res, 400, `output_dtype '${body.output_dtype}' is not supported by this server.`);
+    if (body.encoding_format != null && body.encoding_format !== 'base64')
+      return detail(res, 400, `encoding_format '${body.encoding_format}' is not supported.`);
     let dimension = defaultDimension;
     if (body.output_dimension != null) {
       if (!dimensions.includes(body.output_dimension)) {
-        return detail(res, 400, `Value '${body.output_dimension}' supplied for argument 'output_dimension' is not valid. Supported values: ${dimensions.join(', ')}.`);
+        return detail(
+          res,
+          400,
+          `Value '${body.output_dimension}' supplied for argument 'output_dimension' is not valid. Supported values: ${dimensions.join(', ')}.`,
+        );
       }
       dimension = body.output_dimension;
     }

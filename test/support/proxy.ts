@@ -9,7 +9,10 @@ export class TcpProxy {
   private sockets = new Set<net.Socket>();
   port = 0;
 
-  constructor(private readonly targetHost: string, private readonly targetPort: number) {}
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
 
   async start(port = this.port): Promise<number> {
     this.server = net.createServer((client) => {

@@ -5,13 +5,38 @@
  * for the small random graphs of the property tests.
  */
 
-export interface RefEntity { id: string; embedding: number[]; descriptionEmbedding: number[] | null }
-export interface RefPassage { id: string; embedding: number[]; mentions: string[] }
-export interface RefRelation { from: string; to: string; type: string; weight?: number }
-export interface RefGraph { entities: RefEntity[]; passages: RefPassage[]; relations: RefRelation[] }
+export interface RefEntity {
+  id: string;
+  embedding: number[];
+  descriptionEmbedding: number[] | null;
+}
+export interface RefPassage {
+  id: string;
+  embedding: number[];
+  mentions: string[];
+}
+export interface RefRelation {
+  from: string;
+  to: string;
+  type: string;
+  weight?: number;
+}
+export interface RefGraph {
+  entities: RefEntity[];
+  passages: RefPassage[];
+  relations: RefRelation[];
+}
 
-export interface RefSeed { id: string; activation: number }
-export interface RefRanked { id: string; score: number; graphScore: number; vectorScore: number }
+export interface RefSeed {
+  id: string;
+  activation: number;
+}
+export interface RefRanked {
+  id: string;
+  score: number;
+  graphScore: number;
+  vectorScore: number;
+}
 
 export function cosine(a: number[], b: number[]): number {
   let dot = 0;
@@ -25,8 +50,10 @@ export function cosine(a: number[], b: number[]): number {
   return dot / Math.sqrt(na * nb);
 }
 
-const byScoreThenId = <T extends { id: string }>(score: (x: T) => number) => (a: T, b: T) =>
-  score(b) - score(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byScoreThenId =
+  <T extends { id: string }>(score: (x: T) => number) =>
+  (a: T, b: T) =>
+    score(b) - score(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Vector seeds: the seedK entities nearest the question with cosine >= seedMinScore, activation cos / best. */
 export function vectorSeeds(g: RefGraph, q: number[], seedK: number, seedMinScore: number): RefSeed[] {
@@ -212,12 +239,7 @@ export function selectPassages(
 }
 
 /** The ppr mode's scores: exact weighted PPR over entities, passages and their relationships. */
-export function pprScores(
-  g: RefGraph,
-  seeds: RefSeed[],
-  damping: number,
-  projectionTypes: string[],
-): Map<string, number> {
+export function pprScores(g: RefGraph, seeds: RefSeed[], damping: number, projectionTypes: string[]): Map<string, number> {
   const nodes = [...g.entities.map((e) => e.id), ...g.passages.map((p) => p.id)];
   const edges = [
     ...g.relations.filter((r) => projectionTypes.includes(r.type)).map((r) => ({ from: r.from, to: r.to, weight: r.weight ?? 1 })),

@@ -3,14 +3,13 @@ import type { Server } from 'node:http';
 import type { Driver } from 'neo4j-driver';
 import { createApp } from '../../server/app.js';
 import type { Services } from '../../server/services.js';
-import { GraphStore } from '../../server/graph/store.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import type { Embedder } from '../../server/embedders/types.js';
 import { createLogger } from '../../server/logger.js';
 import { createExtractiveGenerator } from '../../server/answer/extractive.js';
 import type { Generator } from '../../server/answer/index.js';
 import { createOfflineExtractor } from '../../server/extractors/offline/index.js';
-import { Retriever } from '../../server/retrieval/client.js';
+import { createServices } from '../../server/startup.js';
 
 export interface RunningServer {
   url: string;
@@ -20,20 +19,29 @@ export interface RunningServer {
 }
 
 /** The real HTTP app on an ephemeral loopback port, against the test database (or the given URI). */
-export async function startServer(opts: { embedder: Embedder; uri?: string; timeoutMs?: number; config?: Partial<Config>; generator?: () => Promise<Generator> }): Promise<RunningServer> {
-  const base = loadConfig();
+export async function startServer(opts: {
+  embedder: Embedder;
+  uri?: string;
+  timeoutMs?: number;
+  config?: Partial<Config>;
+  generator?: () => Promise<Generator>;
+}): Promise<RunningServer> {
+  // Only what the test sets: never the developer's .env or environment.
+  const base = loadConfig({});
   const config: Config = {
     ...base,
     ...opts.config,
-    neo4j: { uri: opts.uri ?? process.env.NEO4J_URI!, user: process.env.NEO4J_USER || 'neo4j', password: process.env.NEO4J_PASSWORD!, database: 'neo4j' },
+    neo4j: { uri: opts.uri ?? process.env.NEO4J_URI!, user: process.env.NEO4J_USER || 'neo4j', password: process.env.NEO4J_PASSWORD!, database: 'neo4j', embedded: false },
     queryTimeoutMs: opts.timeoutMs ?? 30000,
   };
-  const store = GraphStore.connect(config.neo4j);
-  const driver = store.driver;
-  const logger = createLogger('silent');
-  const retriever = new Retriever(store, { timeoutMs: config.queryTimeoutMs, allowedRelTypes: config.traverseTypes, pprGraphName: config.pprGraphName });
   const extractor = createOfflineExtractor();
-  const services: Services = { config, store, retriever, embedder: opts.embedder, logger, extractor: async () => extractor, generator: opts.generator ?? (async () => createExtractiveGenerator()) };
+  const services = await createServices(config, {
+    embedder: opts.embedder,
+    logger: createLogger('silent'),
+    extractor: async () => extractor,
+    generator: opts.generator ?? (async () => createExtractiveGenerator()),
+  });
+  const driver = services.store.driver;
   const app = createApp(services);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -52,6 +60,10 @@ export async function startServer(opts: { embedder: Embedder; uri?: string; time
 }
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return { status: res.status, headers: res.headers, body: await res.json() };
 }

@@ -1,13 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  createAnthropicExtractor,
-  loadExtractionPrompt,
-  RECORD_GRAPH_TOOL,
-  renderUserPrompt,
-  validateExtraction,
-} from '../../server/extractors/anthropic.js';
+import { createAnthropicExtractor, loadExtractionPrompt, RECORD_GRAPH_TOOL, renderUserPrompt, validateExtraction } from '../../server/extractors/anthropic.js';
 import type { PassageInput } from '../../server/extractors/types.js';
 import { apiKeyOf, startMockAnthropic, type MockAnthropic } from '../support/mock-anthropic.js';
 
@@ -68,7 +62,7 @@ describe('anthropic extractor (against a local Messages API server)', () => {
     const req = reqs[0]!;
     // SDK 1.x (API version 2026-10-21) sends the key as a bearer token, not x-api-key
     expect(apiKeyOf(req)).toBe(API_KEY);
-    expect(req.headers['authorization']).toBe(`Bearer ${API_KEY}`);
+    expect(req.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(req.headers['anthropic-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(req.body.model).toBe(MODEL);
     expect(req.body.max_tokens).toBeGreaterThan(0);
@@ -97,7 +91,10 @@ describe('anthropic extractor (against a local Messages API server)', () => {
     expect(mock.messageRequests.length).toBe(before);
     expect(again.entities.map((e) => e.name)).toEqual(['Lewistown', 'Fulton County', 'Ossian M. Ross', '1822']);
     // one JSON file per passage under cacheDir
-    const files = fs.readdirSync(cacheDir, { recursive: true }).map(String).filter((f) => f.endsWith('.json'));
+    const files = fs
+      .readdirSync(cacheDir, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.json'));
     expect(files).toHaveLength(1);
     const entry = JSON.parse(fs.readFileSync(path.join(cacheDir, files[0]!), 'utf8'));
     expect(entry.model).toBe(MODEL);
@@ -151,7 +148,12 @@ describe('anthropic extractor (against a local Messages API server)', () => {
       // 4xx other than 408/409/429 is not retried
       expect(mock.messageRequests.length - before).toBe(1);
       expect(apiKeyOf(mock.messageRequests.at(-1)!)).toBe(wrongKey);
-      expect(fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.json'))).toHaveLength(0);
+      expect(
+        fs
+          .readdirSync(dir, { recursive: true })
+          .map(String)
+          .filter((f) => f.endsWith('.json')),
+      ).toHaveLength(0);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

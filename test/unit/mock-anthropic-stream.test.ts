@@ -3,8 +3,7 @@ import { apiKeyOf, splitIntoDeltas, startMockAnthropic, type MockAnthropic } fro
 
 const API_KEY = 'sk-ant-api03-STREAM-0123456789';
 const MODEL = 'claude-test-stream-1';
-const REPLY =
-  'Lewistown was founded by Ossian M. Ross, who named it after his son Lewis. It is the seat of Fulton County, Illinois.';
+const REPLY = 'Lewistown was founded by Ossian M. Ross, who named it after his son Lewis. It is the seat of Fulton County, Illinois.';
 
 /** Reads a raw SSE body into [{event, data}] (no SDK involved). */
 function parseSse(raw: string): { event: string; data: any }[] {
@@ -113,9 +112,7 @@ describe('mock Anthropic server, streaming, through the official SDK', () => {
   it('a 529 before the stream starts is retried by the SDK', async () => {
     mock.enqueueFailure({ status: 529 });
     const before = mock.messageRequests.length;
-    const text = await client.messages
-      .stream({ model: MODEL, max_tokens: 1024, messages: [{ role: 'user', content: 'again' }] })
-      .finalText();
+    const text = await client.messages.stream({ model: MODEL, max_tokens: 1024, messages: [{ role: 'user', content: 'again' }] }).finalText();
     expect(text).toBe(REPLY);
     expect(mock.messageRequests.length - before).toBe(2);
   });

@@ -16,8 +16,7 @@ function names(x: Extraction): string[] {
   return x.entities.map((e) => e.name);
 }
 
-const SNOW_TEXT =
-  'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. He moved to Nashville, Tennessee in 1949 and joined the Grand Ole Opry.';
+const SNOW_TEXT = 'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. He moved to Nashville, Tennessee in 1949 and joined the Grand Ole Opry.';
 
 describe('offline extractor', () => {
   it('has the documented id', () => {

@@ -3,14 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import {
-  chunkText,
-  deriveDocumentId,
-  readFolder,
-  readHetionet,
-  readJsonl,
-  toPassages,
-} from '../../server/ingest/sources/index.js';
+import { chunkText, deriveDocumentId, readFolder, readHetionet, readJsonl, toPassages } from '../../server/ingest/sources/index.js';
 import type { ReadItem, SourceDocument, SourceProblem } from '../../server/ingest/types.js';
 import { ROOT } from '../../server/config.js';
 
@@ -41,7 +34,10 @@ async function collect(gen: AsyncGenerator<ReadItem>): Promise<{ docs: SourceDoc
 function prose(sentences: number, seed = 1): string {
   const words = ['alpha', 'river', 'stone', 'quiet', 'ember', 'lumen', 'orbit', 'cedar', 'north', 'violet', 'maple', 'tundra'];
   let x = seed;
-  const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648), x / 2147483648);
+  const rnd = () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x / 2147483648;
+  };
   const out: string[] = [];
   for (let s = 0; s < sentences; s++) {
     const n = 6 + Math.floor(rnd() * 10);
@@ -155,7 +151,10 @@ describe('readJsonl', () => {
   });
 
   test('an empty (or blank) file gives a single "empty file" problem', async () => {
-    for (const [name, content] of [['empty.jsonl', ''], ['blank.jsonl', '\n  \n\n']]) {
+    for (const [name, content] of [
+      ['empty.jsonl', ''],
+      ['blank.jsonl', '\n  \n\n'],
+    ]) {
       const file = write(name, content);
       expect(await collect(readJsonl(file))).toEqual({ docs: [], problems: [{ file, reason: 'empty file' }] });
     }
@@ -198,7 +197,12 @@ describe('chunkText', () => {
     const text = prose(120);
     // sentences: whether every window has a sentence end past max(size/2, overlap); sentences
     // here are at most ~110 characters, and [200, 150] leaves only a 49-character band.
-    const cases: [number, number, boolean][] = [[1200, 200, true], [300, 50, true], [500, 0, true], [200, 150, false]];
+    const cases: [number, number, boolean][] = [
+      [1200, 200, true],
+      [300, 50, true],
+      [500, 0, true],
+      [200, 150, false],
+    ];
     for (const [size, overlap, sentences] of cases) {
       const chunks = chunkText(text, size, overlap);
       expect(chunks.length).toBeGreaterThan(1);

@@ -14,14 +14,36 @@ test('names with different numbers or regnal numerals are never synonyms', () =>
 test('resolution merges on normalised names and keeps the commonest display form and type', () => {
   const passage = (id: string) => ({ id, documentId: id, title: id, text: '' });
   const r = resolveEntities([
-    { passage: passage('p1'), extraction: { entities: [{ name: 'The Beatles', type: 'Organization', description: 'a band' }, { name: 'Liverpool', type: 'Place', description: 'a city' }], relations: [{ subject: 'The Beatles', predicate: 'formed in', object: 'Liverpool' }] } },
-    { passage: passage('p2'), extraction: { entities: [{ name: "Beatles'", type: 'Organization', description: 'a band from Liverpool' }, { name: 'The Beatles', type: 'Work', description: 'a band' }], relations: [{ subject: 'The Beatles', predicate: 'alias', object: "Beatles'" }] } },
+    {
+      passage: passage('p1'),
+      extraction: {
+        entities: [
+          { name: 'The Beatles', type: 'Organization', description: 'a band' },
+          { name: 'Liverpool', type: 'Place', description: 'a city' },
+        ],
+        relations: [{ subject: 'The Beatles', predicate: 'formed in', object: 'Liverpool' }],
+      },
+    },
+    {
+      passage: passage('p2'),
+      extraction: {
+        entities: [
+          { name: "Beatles'", type: 'Organization', description: 'a band from Liverpool' },
+          { name: 'The Beatles', type: 'Work', description: 'a band' },
+        ],
+        relations: [{ subject: 'The Beatles', predicate: 'alias', object: "Beatles'" }],
+      },
+    },
   ]);
   const beatles = r.entities.find((e) => e.id === 'e:beatles')!;
   expect(beatles.name).toBe('The Beatles');
   expect(beatles.type).toBe('Organization');
   expect(beatles.description).toBe('a band a band from Liverpool');
-  expect(r.mentions).toEqual([{ p: 'p1', e: 'e:beatles' }, { p: 'p1', e: 'e:liverpool' }, { p: 'p2', e: 'e:beatles' }]);
+  expect(r.mentions).toEqual([
+    { p: 'p1', e: 'e:beatles' },
+    { p: 'p1', e: 'e:liverpool' },
+    { p: 'p2', e: 'e:beatles' },
+  ]);
   expect(r.relations).toEqual([{ a: 'e:beatles', b: 'e:liverpool', predicate: 'formed in', passageId: 'p1' }]);
   expect(r.aliases).toEqual([]); // both names normalise to the same entity
 });

@@ -21,7 +21,13 @@ describe('voyage embedder (against a local embeddings API server)', () => {
     const embedder = createVoyageEmbedder({ apiKey: API_KEY, model: MODEL, dimension: 256, baseUrl: mock.url, batchSize: 2 });
     expect(embedder.id).toBe(`voyage:${MODEL}:256`);
     expect(embedder.dimension).toBe(256);
-    const texts = ['Neo4j is a graph database.', 'Cypher is its query language.', 'Bolt is the wire protocol.', 'APOC adds procedures.', 'GDS runs graph algorithms.'];
+    const texts = [
+      'Neo4j is a graph database.',
+      'Cypher is its query language.',
+      'Bolt is the wire protocol.',
+      'APOC adds procedures.',
+      'GDS runs graph algorithms.',
+    ];
     const before = mock.embeddingRequests.length;
     const vecs = await embedder.embed(texts, 'document');
 
@@ -30,7 +36,7 @@ describe('voyage embedder (against a local embeddings API server)', () => {
     expect(reqs.map((r) => r.path)).toEqual(['/v1/embeddings', '/v1/embeddings', '/v1/embeddings']);
     expect(reqs.map((r) => r.body.input)).toEqual([texts.slice(0, 2), texts.slice(2, 4), texts.slice(4)]);
     for (const r of reqs) {
-      expect(r.headers['authorization']).toBe(`Bearer ${API_KEY}`);
+      expect(r.headers.authorization).toBe(`Bearer ${API_KEY}`);
       expect(r.body.model).toBe(MODEL);
       expect(r.body.input_type).toBe('document');
       expect(r.body.output_dimension).toBe(256);
@@ -42,7 +48,7 @@ describe('voyage embedder (against a local embeddings API server)', () => {
       expect(Math.abs(norm(v) - 1)).toBeLessThan(1e-9);
       // in order: vector i is the server's embedding of text i
       const expected = mockVoyageEmbedding(texts[i]!, 'document', 256);
-      v.forEach((x, j) => expect(x).toBeCloseTo(expected[j]!, 12));
+      for (const [j, x] of v.entries()) expect(x).toBeCloseTo(expected[j]!, 12);
     });
     // distinct texts, distinct vectors
     expect(dot(vecs[0]!, vecs[1]!)).toBeLessThan(0.99);

@@ -59,7 +59,8 @@ export function addTitleEntities(entities: Entities, title: ParsedTitle, firstSe
       if (m.key === titleKey || m.key === aliasKey || parts.includes(m.key) || ownName.includes(m.key)) continue;
       if (!m.key.includes(' ') && (GENERIC_HEADS.has(m.key) || JUNK_WORDS.has(m.key) || isTitleWord(m.key))) continue;
       parts.push(m.key);
-      if (!entities.has(m.key)) entities.set(m.key, { key: m.key, name: m.name, type: m.type, typeVotes: new Map([[m.type, 0.5]]), sentences: [], firstMention: undefined });
+      if (!entities.has(m.key))
+        entities.set(m.key, { key: m.key, name: m.name, type: m.type, typeVotes: new Map([[m.type, 0.5]]), sentences: [], firstMention: undefined });
     }
   }
   return { titleKey, aliasKey, parts };

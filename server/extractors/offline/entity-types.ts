@@ -2,16 +2,7 @@
  * Type guessing for the offline extractor: the type of a capitalised span from its words and
  * context, and the type of a passage's title from its Wikipedia disambiguator or first sentence.
  */
-import {
-  DEMONYM_SUFFIX,
-  DISAMBIGUATOR_TYPES,
-  GIVEN_NAMES,
-  LOWER_NAME_HEADS,
-  ORG_WORDS,
-  PERSON_TITLES,
-  PLACE_NAMES,
-  PLACE_WORDS,
-} from './lexicon.js';
+import { DEMONYM_SUFFIX, DISAMBIGUATOR_TYPES, GIVEN_NAMES, LOWER_NAME_HEADS, ORG_WORDS, PERSON_TITLES, PLACE_NAMES, PLACE_WORDS } from './lexicon.js';
 import { CAP_RE, displayOf, type Tok } from './tokens.js';
 
 /** The type named by the *last* category word of a noun phrase ("film director" -> Person, "1925 film" -> Work). */
@@ -40,7 +31,16 @@ export function guessSpanType(toks: Tok[], start: number, end: number, key: stri
   const prev = start > 0 && toks[start - 1].sent === toks[start].sent ? toks[start - 1] : undefined;
   const next = end + 1 < toks.length && toks[end + 1].sent === toks[end].sent ? toks[end + 1] : undefined;
   const next2 = end + 2 < toks.length ? toks[end + 2] : undefined;
-  if (words.length === 1 && start === end && DEMONYM_SUFFIX.test(first) && next && !next.cap && next.kind === 'word' && (next.pos === 'NOUN' || (next.pos === 'ADJ' && toks[end + 2]?.pos === 'NOUN'))) return 'Nationality';
+  if (
+    words.length === 1 &&
+    start === end &&
+    DEMONYM_SUFFIX.test(first) &&
+    next &&
+    !next.cap &&
+    next.kind === 'word' &&
+    (next.pos === 'NOUN' || (next.pos === 'ADJ' && toks[end + 2]?.pos === 'NOUN'))
+  )
+    return 'Nationality';
   if (prev && PERSON_TITLES.has(prev.lower.replace(/\.$/, ''))) return 'Person';
   if (next?.value === '(' && next2 && (next2.kind === 'number' || /^(born|died|nee|b|d|c)\.?$/.test(next2.lower))) return 'Person';
   if (next && (next.lower === 'born' || (next.lower === 'was' && next2?.lower === 'born'))) return 'Person';
@@ -48,12 +48,31 @@ export function guessSpanType(toks: Tok[], start: number, end: number, key: stri
   if (prev?.lower === 'by' && words.length >= 2 && words.length <= 3) return 'Person';
   if (words.length >= 2 && words.length <= 4 && GIVEN_NAMES.has(first)) return 'Person';
   // initials: "D. H. Lawrence", "George W. Jenkins"
-  if (words.length >= 2 && words.length <= 4 && /^(?:\p{Lu}\p{L}+ (?:\p{Lu}\. ?)+|(?:\p{Lu}\. ?){2,})\p{Lu}\p{Ll}+$/u.test(displayOf(toks, start, end))) return 'Person';
+  if (words.length >= 2 && words.length <= 4 && /^(?:\p{Lu}\p{L}+ (?:\p{Lu}\. ?)+|(?:\p{Lu}\. ?){2,})\p{Lu}\p{Ll}+$/u.test(displayOf(toks, start, end)))
+    return 'Person';
   return 'Entity';
 }
 
 /** First words that make a place name ("Mount Everest", "Lake Victoria", "County Durham"). */
-const PLACE_FIRST_WORDS = new Set(['mount', 'mt', 'lake', 'cape', 'fort', 'port', 'isle', 'gulf', 'bay', 'river', 'county', 'city', 'state', 'kingdom', 'republic', 'province', 'district']);
+const PLACE_FIRST_WORDS = new Set([
+  'mount',
+  'mt',
+  'lake',
+  'cape',
+  'fort',
+  'port',
+  'isle',
+  'gulf',
+  'bay',
+  'river',
+  'county',
+  'city',
+  'state',
+  'kingdom',
+  'republic',
+  'province',
+  'district',
+]);
 
 export interface ParsedTitle {
   /** The entity name: the title without a common-noun disambiguator. */
@@ -85,11 +104,17 @@ export function titleTypeFromText(firstSentence: string, text: string, name: str
   // "X is a 1925 American silent drama film directed by ..." -> the head of the predicate noun phrase
   const m = /\b(?:is|was|are|were)\s+(?:(?:one of )?(?:an?|the)\s+)?([^.;]{0,120})/i.exec(firstSentence);
   if (m) {
-    const np = m[1].split(/,|;|\(| (?:who|which|that|from|in|of|by|for|with|on|at|based|directed|written|produced|published|released|founded|located|known|created|developed|starring|featuring|since|whose|where)\b/i)[0];
+    const np = m[1].split(
+      /,|;|\(| (?:who|which|that|from|in|of|by|for|with|on|at|based|directed|written|produced|published|released|founded|located|known|created|developed|starring|featuring|since|whose|where)\b/i,
+    )[0];
     const t = lastTypeMatch(np);
     if (t) return t;
   }
-  if (/^[^.(]{0,80}\(\s*(?:born|died|b\.|d\.|c\.|\d{1,2} \p{L}+ \d{3,4}|\p{L}+ \d{1,2}, \d{4}|\d{3,4}\s*[\u2013-])/u.test(text) && /\b(he|she|his|her)\b/i.test(text.slice(0, 600))) return 'Person';
+  if (
+    /^[^.(]{0,80}\(\s*(?:born|died|b\.|d\.|c\.|\d{1,2} \p{L}+ \d{3,4}|\p{L}+ \d{1,2}, \d{4}|\d{3,4}\s*[\u2013-])/u.test(text) &&
+    /\b(he|she|his|her)\b/i.test(text.slice(0, 600))
+  )
+    return 'Person';
   const words = name.split(/\s+/);
   if (words.length >= 2 && words.length <= 5 && words.every((w) => CAP_RE.test(w) || /^(de|van|von|der|da|di|of|le|la|du|bin|ibn)$/.test(w))) {
     if (/\b(he|she|his|her)\b/i.test(text.slice(0, 400)) || /\(\s*(born|died|b\.|d\.|c\.|\d{1,4}\b)/.test(text.slice(0, 200))) return 'Person';

@@ -3,7 +3,14 @@
  * Everything here is lowercase and matched against lowercased, accent-free tokens.
  */
 
-const set = (words: string): ReadonlySet<string> => new Set(words.trim().split(/\s*\|\s*|\n+/).map((w) => w.trim()).filter(Boolean));
+const set = (words: string): ReadonlySet<string> =>
+  new Set(
+    words
+      .trim()
+      .split(/\s*\|\s*|\n+/)
+      .map((w) => w.trim())
+      .filter(Boolean),
+  );
 
 /** Lowercase words allowed *inside* a capitalised span when a capitalised word follows ("Bank of the West", "Jean de la Fontaine"). */
 export const NAME_CONNECTORS = set(
@@ -11,7 +18,9 @@ export const NAME_CONNECTORS = set(
 );
 
 /** Connectors at which a long name is split into components ("Adalbert II of Tuscany" -> "Adalbert II", "Tuscany"); not "the"/"on" ("Walk the Line"). */
-export const COMPONENT_SPLITTERS = set('of | and | de | du | des | da | di | del | della | dei | do | dos | das | von | van | der | den | ter | ten | y | bin | ibn | zu | af | und | et | e | &');
+export const COMPONENT_SPLITTERS = set(
+  'of | and | de | du | des | da | di | del | della | dei | do | dos | das | von | van | der | den | ter | ten | y | bin | ibn | zu | af | und | et | e | &',
+);
 
 /** Words that never form an entity on their own (capitalised function words, pronouns, discourse markers). */
 export const JUNK_WORDS = set(`
@@ -41,7 +50,9 @@ film | films | movie | song | album | single | novel | book | series | season | 
 `);
 
 /** Role words after which the rest of a capitalised span is a person's name ("Supreme Leader Kim Jong-il"). */
-export const ROLE_WORDS = set('leader | chairman | chairwoman | secretary | premier | chancellor | minister | president | vice | speaker | governor | mayor | senator | representative | ambassador | commissioner | general | marshal | admiral | colonel | captain | lieutenant | sergeant | commander | director | coach | manager | founder | ceo | editor | producer | host | anchor | judge | justice | bishop | archbishop | cardinal | pope | king | queen | emperor | empress | prince | princess | duke | duchess | earl | count | baron | lord | lady | sir | dame | dr | prof | professor | mr | mrs | ms | saint | st | rev | reverend | father | sheikh | sultan | emir | shah | tsar | hm | hrh');
+export const ROLE_WORDS = set(
+  'leader | chairman | chairwoman | secretary | premier | chancellor | minister | president | vice | speaker | governor | mayor | senator | representative | ambassador | commissioner | general | marshal | admiral | colonel | captain | lieutenant | sergeant | commander | director | coach | manager | founder | ceo | editor | producer | host | anchor | judge | justice | bishop | archbishop | cardinal | pope | king | queen | emperor | empress | prince | princess | duke | duchess | earl | count | baron | lord | lady | sir | dame | dr | prof | professor | mr | mrs | ms | saint | st | rev | reverend | father | sheikh | sultan | emir | shah | tsar | hm | hrh',
+);
 
 export const ORG_WORDS = set(`
 university | college | school | academy | institute | institution | department | ministry | museum | library | hospital | party | club | association | society | council | committee | league | union
@@ -61,10 +72,22 @@ mr | mrs | ms | miss | dr | prof | professor | sir | dame | lord | lady | king |
 
 /** Disambiguator words in Wikipedia-style titles ("X (film)", "Y (1925 film)", "Z (Chris Brown song)") mapped to entity types. */
 export const DISAMBIGUATOR_TYPES: ReadonlyArray<[RegExp, string]> = [
-  [/\b(film|movie|tv series|television series|series|miniseries|sitcom|soap opera|episode|season \d+|song|single|album|ep|soundtrack|novel|book|novella|poem|play|opera|musical|ballet|magazine|newspaper|journal|comics?|manga|video game|game|painting|sculpture|short story|story|franchise|anthology)\b/i, 'Work'],
-  [/\b(band|group|company|organization|organisation|club|party|team|record label|label|university|college|school|airline|newspaper company|publisher|studio)\b/i, 'Organization'],
-  [/\b(actor|actress|director|film director|footballer|soccer|singer|politician|writer|musician|author|poet|artist|bishop|composer|filmmaker|cinematographer|cricketer|chess player|businessman|businesswoman|architect|rower|journalist|producer|rapper|painter|athlete|boxer|wrestler|swimmer|cyclist|player|coach|manager|priest|saint|king|queen|prince|princess|duke|earl|lawyer|judge|scientist|physicist|chemist|mathematician|philosopher|historian|economist|engineer|inventor|photographer|designer|dancer|comedian|presenter|broadcaster|model|activist|soldier|general|officer|admiral|sculptor|novelist|playwright|screenwriter|lyricist|songwriter|guitarist|drummer|pianist|violinist|conductor|diplomat|official|statesman|sportsman|jockey|runner|skier|tennis|golfer|racing driver|born \d+|died \d+)\b/i, 'Person'],
-  [/\b(river|lake|mountain|city|town|village|county|province|state|district|region|island|municipality|parish|commune|borough|neighbourhood|neighborhood|station|airport|stadium|building|castle|church)\b/i, 'Place'],
+  [
+    /\b(film|movie|tv series|television series|series|miniseries|sitcom|soap opera|episode|season \d+|song|single|album|ep|soundtrack|novel|book|novella|poem|play|opera|musical|ballet|magazine|newspaper|journal|comics?|manga|video game|game|painting|sculpture|short story|story|franchise|anthology)\b/i,
+    'Work',
+  ],
+  [
+    /\b(band|group|company|organization|organisation|club|party|team|record label|label|university|college|school|airline|newspaper company|publisher|studio)\b/i,
+    'Organization',
+  ],
+  [
+    /\b(actor|actress|director|film director|footballer|soccer|singer|politician|writer|musician|author|poet|artist|bishop|composer|filmmaker|cinematographer|cricketer|chess player|businessman|businesswoman|architect|rower|journalist|producer|rapper|painter|athlete|boxer|wrestler|swimmer|cyclist|player|coach|manager|priest|saint|king|queen|prince|princess|duke|earl|lawyer|judge|scientist|physicist|chemist|mathematician|philosopher|historian|economist|engineer|inventor|photographer|designer|dancer|comedian|presenter|broadcaster|model|activist|soldier|general|officer|admiral|sculptor|novelist|playwright|screenwriter|lyricist|songwriter|guitarist|drummer|pianist|violinist|conductor|diplomat|official|statesman|sportsman|jockey|runner|skier|tennis|golfer|racing driver|born \d+|died \d+)\b/i,
+    'Person',
+  ],
+  [
+    /\b(river|lake|mountain|city|town|village|county|province|state|district|region|island|municipality|parish|commune|borough|neighbourhood|neighborhood|station|airport|stadium|building|castle|church)\b/i,
+    'Place',
+  ],
 ];
 
 /** Countries, US states, provinces and a few regions: "City, <one of these>" is a Place. */
@@ -75,13 +98,19 @@ ontario | quebec | british columbia | alberta | manitoba | saskatchewan | nova s
 `);
 
 /** Person titles that are also the first word of place/organisation names: never stripped from a name. */
-export const NON_STRIPPABLE_TITLES = set('st | saint | san | santa | sao | mount | mt | fort | port | general | chief | elder | younger | father | brother | sister | uncle | aunt');
+export const NON_STRIPPABLE_TITLES = set(
+  'st | saint | san | santa | sao | mount | mt | fort | port | general | chief | elder | younger | father | brother | sister | uncle | aunt',
+);
 
 /** Lowercase head nouns that continue a capitalised name in Wikipedia prose ("Eastern Han dynasty", "Ottoman empire"). */
-export const LOWER_NAME_HEADS = set('dynasty | empire | kingdom | river | family | clan | tribe | islands | island | mountains | valley | county | province | prefecture | district | railway | canal | caliphate | sultanate | khanate');
+export const LOWER_NAME_HEADS = set(
+  'dynasty | empire | kingdom | river | family | clan | tribe | islands | island | mountains | valley | county | province | prefecture | district | railway | canal | caliphate | sultanate | khanate',
+);
 
 /** Lowercase words that follow a capitalised word after a glued hyphen without being part of the name ("Canadian-born"). */
-export const HYPHEN_SUFFIX_STOP = set('born | based | language | speaking | owned | led | era | style | class | type | like | related | year | old | century | made | funded | backed | controlled | occupied | dominated | inspired | themed | centric | bound | wide | only | level | run | produced | american | british | canadian | australian');
+export const HYPHEN_SUFFIX_STOP = set(
+  'born | based | language | speaking | owned | led | era | style | class | type | like | related | year | old | century | made | funded | backed | controlled | occupied | dominated | inspired | themed | centric | bound | wide | only | level | run | produced | american | british | canadian | australian',
+);
 
 /** Well-known cities. */
 export const CITY_NAMES = set(`

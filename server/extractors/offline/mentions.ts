@@ -68,7 +68,7 @@ function findConceptMentions(toks: Tok[], used: Uint8Array, sink: MentionSink): 
         k++;
         continue;
       }
-      if ((n.value === '-' && !n.sp) && toks[k + 1] && !toks[k + 1].sp && toks[k + 1].kind === 'word' && !toks[k + 1].cap) {
+      if (n.value === '-' && !n.sp && toks[k + 1] && !toks[k + 1].sp && toks[k + 1].kind === 'word' && !toks[k + 1].cap) {
         k += 2;
         j = k - 1;
         continue;

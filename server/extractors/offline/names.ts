@@ -42,7 +42,8 @@ function addVariants(toks: Tok[], start: number, end: number, key: string, type:
   if (a > start && a <= end && isCapWord(toks[a]) && !isCapFunctionWord(toks[a])) {
     const name = displayOf(toks, a, end);
     const k = normalizeName(name);
-    if (k && k !== key && !GENERIC_HEADS.has(k) && !JUNK_WORDS.has(k) && k.length >= 3) sink.add({ start: a, end, name, key: k, type: 'Person', sent: toks[a].sent, primary: false, parent: key, variant: true });
+    if (k && k !== key && !GENERIC_HEADS.has(k) && !JUNK_WORDS.has(k) && k.length >= 3)
+      sink.add({ start: a, end, name, key: k, type: 'Person', sent: toks[a].sent, primary: false, parent: key, variant: true });
   }
 }
 
@@ -61,9 +62,17 @@ function capitalisedSpans(toks: Tok[], used: Uint8Array): Span[] {
 /** "born in Burbank, California": a non-region name in a place context, then a comma and a region. */
 function isCityRegion(toks: Tok[], [start, end]: Span, key: string, type: string, nxt: Span | undefined): boolean {
   const prevTok = toks[start - 1];
-  const placeContext = type === 'Place' || (prevTok !== undefined && prevTok.sent === toks[start].sent && /^(in|at|near|from|to|of|into|outside|between|and)$/.test(prevTok.lower));
+  const placeContext =
+    type === 'Place' ||
+    (prevTok !== undefined && prevTok.sent === toks[start].sent && /^(in|at|near|from|to|of|into|outside|between|and)$/.test(prevTok.lower));
   return (
-    nxt !== undefined && nxt[0] === end + 2 && toks[end + 1].value === ',' && toks[nxt[0]].sent === toks[start].sent && placeContext && !REGION_NAMES.has(key) && REGION_NAMES.has(normalizeName(displayOf(toks, nxt[0], nxt[1])))
+    nxt !== undefined &&
+    nxt[0] === end + 2 &&
+    toks[end + 1].value === ',' &&
+    toks[nxt[0]].sent === toks[start].sent &&
+    placeContext &&
+    !REGION_NAMES.has(key) &&
+    REGION_NAMES.has(normalizeName(displayOf(toks, nxt[0], nxt[1])))
   );
 }
 
@@ -86,7 +95,14 @@ export function findCapitalisedMentions(toks: Tok[], used: Uint8Array, sink: Men
     addComponents(toks, start, end, key, type, sink);
 
     // "Northern Indian" -> "Indian"
-    if (words === 2 && COMPASS_ADJECTIVES.has(toks[start].lower) && isCapWord(toks[end]) && start + 1 === end && !PLACE_NAMES.has(key) && DEMONYM_SUFFIX.test(toks[end].lower)) {
+    if (
+      words === 2 &&
+      COMPASS_ADJECTIVES.has(toks[start].lower) &&
+      isCapWord(toks[end]) &&
+      start + 1 === end &&
+      !PLACE_NAMES.has(key) &&
+      DEMONYM_SUFFIX.test(toks[end].lower)
+    ) {
       const rname = displayOf(toks, end, end);
       sink.add({ start: end, end, name: rname, type: guessSpanType(toks, end, end, normalizeName(rname)), sent: toks[end].sent, primary: false, parent: key });
     }
@@ -105,7 +121,8 @@ function componentRanges(toks: Tok[], start: number, end: number): Span[] {
   const isSplit = (i: number, conj: boolean): boolean => {
     const t = toks[i];
     if (t.value === '&') return true;
-    if (t.kind !== 'word' || (t.cap && !isCapFunctionWord(t))) return (!conj && glued && (t.value === '-' || t.value === '\u2013') && isCapWord(toks[i + 1]) && isCapWord(toks[i - 1]));
+    if (t.kind !== 'word' || (t.cap && !isCapFunctionWord(t)))
+      return !conj && glued && (t.value === '-' || t.value === '\u2013') && isCapWord(toks[i + 1]) && isCapWord(toks[i - 1]);
     if (t.lower === 'and') return true;
     if (conj) return false;
     return COMPONENT_SPLITTERS.has(t.lower) || (LOWER_NAME_HEADS.has(t.lower) && i === end);
@@ -165,7 +182,8 @@ function addComponents(toks: Tok[], start: number, end: number, key: string, typ
     if (a === pe && toks[a].lemma !== toks[a].lower && /s$/.test(toks[a].lower) && !PLACE_NAMES.has(pkey)) continue;
     // a lone given name before "of"/"de"/"von" ("Marie" of "Marie of Artois") would merge every Marie: skip it
     // for people (not for "Kimber" of "Kimber of Oregon" nor "Figueira" of "Figueira da Foz")
-    if (a === pe && pe < end && COMPONENT_SPLITTERS.has(toks[pe + 1].lower) && toks[pe + 1].lower !== 'and' && (type === 'Person' || GIVEN_NAMES.has(pkey))) continue;
+    if (a === pe && pe < end && COMPONENT_SPLITTERS.has(toks[pe + 1].lower) && toks[pe + 1].lower !== 'and' && (type === 'Person' || GIVEN_NAMES.has(pkey)))
+      continue;
     const ptype = guessSpanType(toks, a, pe, pkey);
     sink.add({ start: a, end: pe, name: pname, key: pkey, type: ptype, sent: toks[a].sent, primary: false, parent: key });
     addVariants(toks, a, pe, pkey, ptype, sink);
@@ -182,7 +200,15 @@ function addAppositions(toks: Tok[], [start, end]: Span, nxt: Span, key: string,
   else if (toks[b]?.kind === 'number' && toks[b + 1] && !toks[b + 1].sp && /^(st|nd|rd|th)$/i.test(toks[b + 1].value)) b += 2;
   let hasOf = false;
   for (let i = nxt[0]; i <= nxt[1]; i++) if (toks[i].lower === 'of') hasOf = true;
-  if (b === nxt[0] && NOBLE_TITLES.has(toks[nxt[0]].lower) && (hasOf || b > end + 2) && type !== 'Place' && type !== 'Organization' && !REGION_NAMES.has(key) && !CITY_NAMES.has(key)) {
+  if (
+    b === nxt[0] &&
+    NOBLE_TITLES.has(toks[nxt[0]].lower) &&
+    (hasOf || b > end + 2) &&
+    type !== 'Place' &&
+    type !== 'Organization' &&
+    !REGION_NAMES.has(key) &&
+    !CITY_NAMES.has(key)
+  ) {
     const pname = displayOf(toks, start, nxt[1]);
     sink.add({ start, end: nxt[1], name: pname, type: 'Person', sent: toks[start].sent, primary: false, parent: key, variant: true });
   }

@@ -36,7 +36,16 @@ export function tokenize(text: string): Tokenized {
   const toks: Tok[] = new Array(values.length);
   const mk = (i: number, sent: number): Tok => {
     const v = values[i];
-    return { value: v, lower: stripAccentsLower(v), pos: poss[i], lemma: (lemmas[i] ?? v).toLowerCase(), sp: spaces[i] !== '', kind: kinds[i], cap: CAP_RE.test(v), sent };
+    return {
+      value: v,
+      lower: stripAccentsLower(v),
+      pos: poss[i],
+      lemma: (lemmas[i] ?? v).toLowerCase(),
+      sp: spaces[i] !== '',
+      kind: kinds[i],
+      cap: CAP_RE.test(v),
+      sent,
+    };
   };
   for (let s = 0; s < sentSpans.length; s++) for (let i = sentSpans[s][0]; i <= sentSpans[s][1]; i++) toks[i] = mk(i, s);
   for (let i = 0; i < toks.length; i++) toks[i] ??= mk(i, sentSpans.length);

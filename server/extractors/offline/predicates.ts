@@ -9,7 +9,9 @@ import { QUOTE_OPEN, isCapWord, stripAccentsLower, type Mention, type Tok } from
 const PRONOUN_STARTS = new Set(['he', 'she', 'it', 'they', 'his', 'her', 'its', 'their', 'this']);
 
 function cleanPredicate(p: string): string {
-  const s = stripAccentsLower(p).replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const s = stripAccentsLower(p)
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   return s.slice(0, 40) || 'related_to';
 }
 
@@ -24,7 +26,14 @@ export function predicateBetween(toks: Tok[], from: number, to: number): string 
   // comes between the subject and that noun ("married the daughter of" -> "marry")
   let k = to - 1;
   while (k > from && (toks[k].pos === 'DET' || toks[k].value === "'s" || toks[k].pos === 'ADJ')) k--;
-  if (k > from && toks[k].lower === 'of' && k - 1 >= from && (toks[k - 1].pos === 'NOUN' || toks[k - 1].pos === 'PROPN') && !toks[k - 1].cap && toks[k - 1].kind === 'word') {
+  if (
+    k > from &&
+    toks[k].lower === 'of' &&
+    k - 1 >= from &&
+    (toks[k - 1].pos === 'NOUN' || toks[k - 1].pos === 'PROPN') &&
+    !toks[k - 1].cap &&
+    toks[k - 1].kind === 'word'
+  ) {
     if (lastVerb(toks, from, k - 1) === undefined) return cleanPredicate(`${toks[k - 1].lemma || toks[k - 1].lower}_of`);
   }
   const v = lastVerb(toks, from, to);

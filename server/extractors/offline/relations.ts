@@ -51,7 +51,11 @@ export function extractRelations(toks: Tok[], sentSpans: number[][], mentions: M
     bySentence.set(m.sent, list);
   }
   for (const [, all] of bySentence) {
-    addCooccurrences(rels, toks, all.filter((m) => m.primary));
+    addCooccurrences(
+      rels,
+      toks,
+      all.filter((m) => m.primary),
+    );
     // components and variants hang off the name they were taken from
     for (const m of all) {
       if (m.primary || !m.parent || m.parent === m.key || !entities.has(m.parent)) continue;
@@ -97,7 +101,14 @@ function addCooccurrences(rels: RelationSet, toks: Tok[], list: Mention[]): void
  * Title -> every other entity not yet linked to it: the verb that links them when the entity's first
  * sentence is about the title (title mention before it, pronoun or "The film ..." subject), else "mentions".
  */
-function addTitleRelations(rels: RelationSet, toks: Tok[], sentSpans: number[][], mentions: Mention[], entities: Entities, { titleKey, aliasKey }: TitleKeys): void {
+function addTitleRelations(
+  rels: RelationSet,
+  toks: Tok[],
+  sentSpans: number[][],
+  mentions: Mention[],
+  entities: Entities,
+  { titleKey, aliasKey }: TitleKeys,
+): void {
   const titleMentionsBySent = new Map<number, Mention>();
   for (const m of mentions) if ((m.key === titleKey || m.key === aliasKey) && !titleMentionsBySent.has(m.sent)) titleMentionsBySent.set(m.sent, m);
   for (const e of entities.values()) {
@@ -111,7 +122,8 @@ function addTitleRelations(rels: RelationSet, toks: Tok[], sentSpans: number[][]
     // the sentence's verb when no other name stands between the title and this entity; otherwise only a
     // verb or "<noun> of" that follows the last name in between ("... in 1949 and joined the Opry")
     let lastBetween = -1;
-    for (const o of mentions) if (o.primary && o.start >= from && o.end < m.start && o.key !== titleKey && !OBJECT_ONLY.has(o.type)) lastBetween = Math.max(lastBetween, o.end);
+    for (const o of mentions)
+      if (o.primary && o.start >= from && o.end < m.start && o.key !== titleKey && !OBJECT_ONLY.has(o.type)) lastBetween = Math.max(lastBetween, o.end);
     if (from >= 0) pred = predicateBetween(toks, lastBetween >= 0 ? lastBetween + 1 : from, m.start);
     rels.add(titleKey, pred ?? 'mentions', e.key);
   }

@@ -32,7 +32,14 @@ function glueEnd(toks: Tok[], i: number, used: Uint8Array): number {
       continue;
     }
     if (t.kind === 'number' && j === i + 1) break;
-    if (GLUE.has(t.value) && j + 1 < toks.length && toks[j + 1].sent === sent && !toks[j + 1].sp && (toks[j + 1].kind === 'word' || toks[j + 1].kind === 'unk') && !used[j + 1]) {
+    if (
+      GLUE.has(t.value) &&
+      j + 1 < toks.length &&
+      toks[j + 1].sent === sent &&
+      !toks[j + 1].sp &&
+      (toks[j + 1].kind === 'word' || toks[j + 1].kind === 'unk') &&
+      !used[j + 1]
+    ) {
       const n = toks[j + 1];
       if (!n.cap && (HYPHEN_SUFFIX_STOP.has(n.lower) || (n.pos === 'VERB' && /(?:ed|ing)$/.test(n.lower)))) break; // "Canadian-born"
       j += 2;
@@ -47,7 +54,8 @@ export function canStartSpan(toks: Tok[], i: number, used: Uint8Array): boolean 
   const t = toks[i];
   if (used[i]) return false;
   // "My Dear Muthachan", "Our Town": a capitalised possessive mid-sentence opens a title
-  if (t.pos === 'PRON' && /^(My|Our|Your|His|Her|Their|Its|Me|You|We|She|He|It|They|Us|Him|Them)$/.test(t.value) && !isSentenceInitial(toks, i)) return isCapWord(toks[i + 1]) && !isCapFunctionWord(toks[i + 1]) && toks[i + 1].sent === t.sent;
+  if (t.pos === 'PRON' && /^(My|Our|Your|His|Her|Their|Its|Me|You|We|She|He|It|They|Us|Him|Them)$/.test(t.value) && !isSentenceInitial(toks, i))
+    return isCapWord(toks[i + 1]) && !isCapFunctionWord(toks[i + 1]) && toks[i + 1].sent === t.sent;
   if (!isCapWord(t)) return false;
   if (!t.sp && i > 0 && toks[i - 1].kind === 'number' && /^(st|nd|rd|th)$/i.test(t.value)) return false; // "4|Th"
   if (i > 0 && toks[i - 1].kind === 'number' && /^[A-Z][A-Za-z]?[A-Z]?$/.test(t.value) && isCapWord(toks[i + 1])) return false; // "180 MW Tatanka"
@@ -84,7 +92,15 @@ export function extendSpan(toks: Tok[], start: number, used: Uint8Array): number
       continue;
     }
     // ordinals inside a name: "The First 7th Night", "4Th Baron" (title case splits "4|Th")
-    if (t.kind === 'number' && /^\d{1,2}$/.test(t.value) && toks[i + 1] && !toks[i + 1].sp && /^(st|nd|rd|th)$/i.test(toks[i + 1].value) && isCapWord(toks[i + 2]) && toks[i + 2].sent === sent) {
+    if (
+      t.kind === 'number' &&
+      /^\d{1,2}$/.test(t.value) &&
+      toks[i + 1] &&
+      !toks[i + 1].sp &&
+      /^(st|nd|rd|th)$/i.test(toks[i + 1].value) &&
+      isCapWord(toks[i + 2]) &&
+      toks[i + 2].sent === sent
+    ) {
       i += 2;
       continue;
     }
@@ -107,7 +123,14 @@ export function extendSpan(toks: Tok[], start: number, used: Uint8Array): number
     const isConn = (x: Tok): boolean =>
       x.kind === 'word' && (((NAME_CONNECTORS.has(x.lower) || x.lower === 'and') && !x.cap) || isCapFunctionWord(x) || x.lower === 'de');
     // "Forum for Democratic Change", "Institute for Advanced Study"
-    if (t.lower === 'for' && !t.cap && ORG_WORDS.has(toks[end].lower) && isCapWord(toks[i + 1]) && toks[i + 1].sent === sent && !isCapFunctionWord(toks[i + 1])) {
+    if (
+      t.lower === 'for' &&
+      !t.cap &&
+      ORG_WORDS.has(toks[end].lower) &&
+      isCapWord(toks[i + 1]) &&
+      toks[i + 1].sent === sent &&
+      !isCapFunctionWord(toks[i + 1])
+    ) {
       i++;
       continue;
     }
@@ -120,7 +143,9 @@ export function extendSpan(toks: Tok[], start: number, used: Uint8Array): number
       // ("Adalbert of Tuscany and Bertha", "King X of Siam and Queen Y") nor "and the ..."
       // "Duke of ...", "Department of ...", not "Prince Richard I of Capua and Fressenda"
       const head = toks[start].lower.replace(/\.$/, '');
-      const headOk = (NOBLE_TITLES.has(head) || ORG_WORDS.has(head) || GENERIC_HEADS.has(head) || ROLE_WORDS.has(head) || PLACE_WORDS.has(head)) && toks[start + 1]?.lower === 'of';
+      const headOk =
+        (NOBLE_TITLES.has(head) || ORG_WORDS.has(head) || GENERIC_HEADS.has(head) || ROLE_WORDS.has(head) || PLACE_WORDS.has(head)) &&
+        toks[start + 1]?.lower === 'of';
       const badAnd =
         (t.lower === 'and' || t.value === '&') &&
         !t.cap &&

@@ -50,7 +50,10 @@ export const QUOTE_OPEN = new Set(['"', '\u201c']);
 export const QUOTE_CLOSE = new Set(['"', '\u201d']);
 
 export function stripAccentsLower(s: string): string {
-  return s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 export function displayOf(toks: Tok[], start: number, end: number): string {

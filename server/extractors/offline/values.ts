@@ -24,7 +24,8 @@ export function findDateMentions(toks: Tok[], used: Uint8Array, sink: MentionSin
     for (let k = start; k <= end; k++) used[k] = 1;
     const name = displayOf(toks, start, end);
     sink.add({ start, end, name, type: 'Date', sent: toks[start].sent, primary: true });
-    if (yearAt !== undefined && end > start) sink.add({ start: yearAt, end: yearAt, name: toks[yearAt].value, type: 'Date', sent: toks[start].sent, primary: false });
+    if (yearAt !== undefined && end > start)
+      sink.add({ start: yearAt, end: yearAt, name: toks[yearAt].value, type: 'Date', sent: toks[start].sent, primary: false });
   };
   for (let i = 0; i < toks.length; i++) {
     if (used[i]) continue;
@@ -61,7 +62,10 @@ export function findDateMentions(toks: Tok[], used: Uint8Array, sink: MentionSin
       const next = toks[i + 1];
       const ctx =
         (prev && prev.sent === t.sent && DATE_PREV.test(prev.lower)) ||
-        (prev && (prev.value === '(' || prev.value === '\u2013' || prev.value === '-') && next && (next.value === ')' || next.value === '\u2013' || next.value === '-' || next.value === ','));
+        (prev &&
+          (prev.value === '(' || prev.value === '\u2013' || prev.value === '-') &&
+          next &&
+          (next.value === ')' || next.value === '\u2013' || next.value === '-' || next.value === ','));
       if ((t.value.length === 4 && v >= 1000 && v <= 2099) || (v >= 100 && ctx)) {
         if (t.value.length === 4 || ctx) add(i, i, undefined);
       }
@@ -82,7 +86,16 @@ export function findNerMentions(doc: WinkDoc, toks: Tok[], used: Uint8Array, sin
     let [start, end] = spans[k];
     while (start < end && toks[start].kind === 'word' && !/\d/.test(toks[start].value)) start++; // "about 2,913,123"
     // "Studio 33", "Apollo 11": a short number right after a capitalised word belongs to the name
-    if (type === 'CARDINAL' && start === end && /^\d{1,3}$/.test(toks[start].value) && start > 0 && isCapWord(toks[start - 1]) && toks[start - 1].sent === toks[start].sent && !isSentenceInitial(toks, start - 1)) continue;
+    if (
+      type === 'CARDINAL' &&
+      start === end &&
+      /^\d{1,3}$/.test(toks[start].value) &&
+      start > 0 &&
+      isCapWord(toks[start - 1]) &&
+      toks[start - 1].sent === toks[start].sent &&
+      !isSentenceInitial(toks, start - 1)
+    )
+      continue;
     let clash = false;
     for (let i = start; i <= end; i++) if (used[i]) clash = true;
     if (clash) continue;

@@ -33,7 +33,10 @@ interface Metaedge {
 
 /** Column positions by header name; undefined entries are missing columns. */
 function columns(header: string, names: string[]): Record<string, number | undefined> {
-  const cols = header.replace(/^\uFEFF/, '').split('\t').map((c) => c.trim().toLowerCase());
+  const cols = header
+    .replace(/^\uFEFF/, '')
+    .split('\t')
+    .map((c) => c.trim().toLowerCase());
   const out: Record<string, number | undefined> = {};
   for (const name of names) {
     const i = cols.indexOf(name);
@@ -66,7 +69,10 @@ async function readMetaedges(file: string, problems: SourceProblem[]): Promise<M
       continue;
     }
     const predicate = m[3].trim();
-    const verb = predicate.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+    const verb = predicate
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '');
     const type = `${verb}_${abbr.replace(/[^A-Za-z0-9_]/g, '_')}`;
     if (!isIdentifier(type)) {
       problems.push({ file, line: lineNo, reason: `relationship type "${type}" for ${abbr} is not Cypher-safe` });
@@ -179,10 +185,7 @@ export async function readHetionet(dir: string, opts: { maxEdges?: number } = {}
         const meta = metaedges.get(abbr);
         const missing = [src, dst].filter((id) => !nodes.has(id));
         if (!meta || missing.length > 0) {
-          const why = [
-            ...(meta ? [] : [`unknown metaedge abbreviation ${abbr}`]),
-            ...missing.map((id) => `unknown node ${id}`),
-          ];
+          const why = [...(meta ? [] : [`unknown metaedge abbreviation ${abbr}`]), ...missing.map((id) => `unknown node ${id}`)];
           problems.push({ file, line: lineNo, reason: why.join('; ') });
           continue;
         }

@@ -62,9 +62,7 @@ export async function* readJsonl(file: string): AsyncGenerator<ReadItem> {
   if (nonBlank === 0) yield { problem: { file, reason: 'empty file' } };
 }
 
-type ParsedLine =
-  | { id?: string; title: string; text: string; metadata?: Record<string, unknown> }
-  | { reason: string };
+type ParsedLine = { id?: string; title: string; text: string; metadata?: Record<string, unknown> } | { reason: string };
 
 function parseJsonlLine(line: string): ParsedLine {
   let value: unknown;
