@@ -31,7 +31,13 @@ export async function startServer(opts: {
   const config: Config = {
     ...base,
     ...opts.config,
-    neo4j: { uri: opts.uri ?? process.env.NEO4J_URI!, user: process.env.NEO4J_USER || 'neo4j', password: process.env.NEO4J_PASSWORD!, database: 'neo4j', embedded: false },
+    neo4j: {
+      uri: opts.uri ?? process.env.NEO4J_URI!,
+      user: process.env.NEO4J_USER || 'neo4j',
+      password: process.env.NEO4J_PASSWORD!,
+      database: 'neo4j',
+      embedded: false,
+    },
     queryTimeoutMs: opts.timeoutMs ?? 30000,
   };
   const extractor = createOfflineExtractor();
