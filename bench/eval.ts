@@ -45,7 +45,8 @@ interface Variant {
 }
 
 const USAGE = `usage: npm run eval -- --dataset <folder> [--questions <file.jsonl>] [--modes vector,hybrid,gated,ppr]
-                        [--sweep T=1..4,decay=0.3..0.9] [--ablate gate] [--out <dir>] [--limit N]`;
+                        [--sweep T=1..4,decay=0.3..0.9] [--ablate gate] [--out <dir>] [--limit N]
+                        [--params '{"gated": {...}}'] [--variants '[{"name", "mode", "params"}]']`;
 
 const { values } = parseArgs({
   options: {
@@ -57,6 +58,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
     limit: { type: 'string' },
     params: { type: 'string' },
+    variants: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -84,6 +86,11 @@ function variants(): Variant[] {
   for (const a of (values.ablate ?? '').split(',').filter(Boolean)) {
     if (a !== 'gate') throw new Error(`--ablate: only "gate" is supported, got "${a}"`);
     out.push({ name: 'gated[gate=off]', mode: 'gated', params: { ...extra.gated, gate: false } });
+  }
+  // Extra named variants measured side by side: '[{"name": "gated+rrf", "mode": "gated", "params": {"fusion": "rrf"}}]'.
+  for (const v of values.variants ? (JSON.parse(values.variants) as Variant[]) : []) {
+    if (!MODE_NAMES.includes(v.mode)) throw new Error(`--variants: unknown mode "${v.mode}"`);
+    out.push({ name: v.name, mode: v.mode, params: { ...extra[v.mode], ...v.params } });
   }
   for (const v of out) validateParams(v.mode, v.params);
   return out;

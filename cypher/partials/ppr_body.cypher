@@ -35,7 +35,7 @@ CALL (seeds, passageSeeds) {
   WITH grp, CASE WHEN $exactWeights THEN grp[0].activation ELSE 1.0 END AS w
   CALL gds.pageRank.stream($graphName, {
     sourceNodes: [s IN grp | s.node], dampingFactor: $dampingFactor, maxIterations: $maxIterations,
-    tolerance: $tolerance, relationshipWeightProperty: 'weight'})
+    tolerance: $tolerance, relationshipWeightProperty: 'weight', logProgress: false})
   YIELD nodeId, score
   WITH nodeId, sum(w * score) AS score
   WHERE score > 0

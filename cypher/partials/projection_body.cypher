@@ -2,7 +2,7 @@ CALL apoc.util.validate(NOT $action IN ['create', 'refresh', 'drop', 'status'],
   'action must be one of create, refresh, drop, status; got %s', [$action])
 CALL () {
   WITH 1 AS one WHERE $action IN ['refresh', 'drop'] AND gds.graph.exists($graphName)
-  CALL gds.graph.drop($graphName) YIELD graphName
+  CALL gds.graph.drop($graphName, false) YIELD graphName
   RETURN count(*) AS dropped
   UNION
   WITH 1 AS one WHERE NOT ($action IN ['refresh', 'drop'] AND gds.graph.exists($graphName))
@@ -17,7 +17,7 @@ CALL (dropped) {
   WHERE type(r) IN $projectionTypes AND (t:Entity OR t:Passage)
   WITH gds.graph.project($graphName, s, t,
          {relationshipProperties: {weight: toFloat(coalesce(r.weight, 1.0))}},
-         {undirectedRelationshipTypes: ['*']}) AS g
+         {undirectedRelationshipTypes: ['*'], logProgress: false}) AS g
   RETURN g.graphName AS created
   UNION
   WITH 1 AS one WHERE NOT ($action IN ['create', 'refresh'] AND NOT gds.graph.exists($graphName))

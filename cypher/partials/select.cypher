@@ -29,14 +29,49 @@ CALL (topEntities, extraCandidates) {
     LIMIT $vectorK
     RETURN collect({p: node, g: 0.0}) AS vectorSide
   }
-  UNWIND graphSide + vectorSide + extraCandidates AS c
-  WITH c.p AS p, sum(c.g) AS graphRaw
-  WITH collect({p: p, graphRaw: graphRaw}) AS cands, max(graphRaw) AS maxRaw
+  // Lexical candidates (rrf fusion only): the $lexicalK best passages by
+  // full-text (BM25 over title and text), lowercased words, at most 256.
+  CALL () {
+    WITH trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) AS q
+    WHERE $fusion = 'rrf' AND $lexicalK > 0 AND q <> ''
+    CALL db.index.fulltext.queryNodes('passage_text', apoc.text.join(split(q, ' ')[0..256], ' '), {limit: $lexicalK}) YIELD node
+    WITH collect(node) AS hits
+    RETURN [i IN range(0, size(hits) - 1) | {p: hits[i], g: 0.0, lexicalRank: i + 1}] AS lexicalSide
+  }
+  UNWIND graphSide + vectorSide + extraCandidates + lexicalSide AS c
+  WITH c.p AS p, sum(c.g) AS graphRaw, min(c.lexicalRank) AS lexicalRank
+  WITH collect({p: p, graphRaw: graphRaw, lexicalRank: lexicalRank}) AS cands, max(graphRaw) AS maxRaw
   UNWIND cands AS c
-  WITH c.p AS p, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore
-  WITH p, graphScore, gds.similarity.cosine(p.embedding, $questionEmbedding) AS cosine
-  WITH p, graphScore, CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END AS vectorScore
-  WITH p, graphScore, vectorScore, $graphWeight * graphScore + $vectorWeight * vectorScore AS score
+  WITH c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore
+  WITH p, lexicalRank, graphScore, gds.similarity.cosine(p.embedding, $questionEmbedding) AS cosine
+  WITH collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
+  // blend: $graphWeight x graph score + $vectorWeight x cosine. rrf: reciprocal
+  // rank fusion of three rankings of the candidates (graph score, cosine,
+  // full-text), sum(1 / ($rrfK + rank)): no weights, no score scales, and the
+  // first ranks go to passages that the graph and the text both support.
+  CALL (cands) {
+    UNWIND cands AS c
+    WITH c WHERE $fusion = 'rrf' AND c.graphScore > 0
+    ORDER BY c.graphScore DESC, c.p.id
+    RETURN collect(elementId(c.p)) AS graphOrder
+  }
+  CALL (cands) {
+    UNWIND cands AS c
+    WITH c WHERE $fusion = 'rrf'
+    ORDER BY c.vectorScore DESC, c.p.id
+    RETURN collect(elementId(c.p)) AS denseOrder
+  }
+  WITH cands,
+       apoc.map.fromLists(graphOrder, range(1, size(graphOrder))) AS graphRank,
+       apoc.map.fromLists(denseOrder, range(1, size(denseOrder))) AS denseRank
+  UNWIND cands AS c
+  WITH c.p AS p, c.graphScore AS graphScore, c.vectorScore AS vectorScore,
+       CASE $fusion
+         WHEN 'rrf' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0)
+                       + coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0)
+                       + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0)
+         ELSE $graphWeight * c.graphScore + $vectorWeight * c.vectorScore
+       END AS score
   ORDER BY score DESC, p.id
   LIMIT $topK
   RETURN collect({node: p, score: score, graphScore: graphScore, vectorScore: vectorScore}) AS ranked

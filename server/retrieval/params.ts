@@ -29,6 +29,13 @@ export const COMMON_PARAMS = {
   graphWeight: { schema: num(0, 1), default: 0.4, doc: 'weight of the normalised graph score in the blend' },
   vectorWeight: { schema: num(0, 1), default: 0.6, doc: "weight of the passage's own cosine to the question" },
   hubExponent: { schema: num(0, 2), default: 0.5, doc: 'entity weight is divided by (passages mentioning it) ^ hubExponent' },
+  fusion: {
+    schema: z.enum(['blend', 'rrf']),
+    default: 'blend',
+    doc: 'passage ranking: blend = graphWeight x graph score + vectorWeight x cosine; rrf = reciprocal rank fusion of the graph, dense and full-text rankings',
+  },
+  lexicalK: { schema: int(0, 200), default: 20, doc: 'rrf only: passages from the full-text index (BM25 over title and text) added as candidates and ranked' },
+  rrfK: { schema: num(0, 1000), default: 60, doc: 'rrf only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in' },
   relTypes: {
     schema: z.array(z.string().regex(IDENTIFIER_PATTERN)).min(1).max(50),
     default: [...DEFAULT_TRAVERSE_TYPES],
