@@ -15,26 +15,41 @@ CALL apoc.util.validate(size(created) = 0,
 CALL apoc.util.validate(size(created) > 0 AND updatedAt IS NOT NULL AND updatedAt > created[0],
   'GDS projection %s is stale: the graph changed at %s, after the projection was made at %s. Refresh it: run cypher/ppr_projection.cypher with :param action => "refresh", or POST /v1/projection',
   [$graphName, toString(updatedAt), toString(created[0])])
-// Teleport set: seeds weighted by activation, plus (optionally) the dense top
-// passages weighted by $passageSeedWeight * cosine. GDS 2.13 takes only
-// unweighted sourceNodes; PPR is linear in the teleport vector, so the exact
-// weighted PPR is sum(w_i * PPR(source_i)): one GDS run per source.
+// Teleport set (HippoRAG 2's elements, each a parameter): entity seeds weighted
+// by activation, divided by the number of passages that mention them when
+// $seedSpecificity (node specificity: a hub seeds less); plus the $passageSeedK
+// densest passages, each at $passageSeedWeight x its cosine over the best one.
+// GDS 2.13 takes only unweighted sourceNodes; PPR is linear in the teleport
+// vector, so the weighted PPR is sum(w_i * PPR(source_i)): one GDS run per
+// entity seed, and the passage seeds in $teleportBuckets runs by rank (a run
+// over a set S teleports uniformly, so it counts sum(w over S) x PPR(S)).
 CALL () {
-  CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END, $questionEmbedding) YIELD node
+  CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $passageSeedK < 50 THEN 50 ELSE $passageSeedK END, $questionEmbedding) YIELD node
   WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
   ORDER BY cosine DESC, node.id
-  LIMIT $vectorK
-  WITH node, cosine
-  WHERE $passageSeedWeight > 0 AND cosine > 0
-  RETURN collect({node: node, activation: $passageSeedWeight * cosine}) AS passageSeeds
+  LIMIT $passageSeedK
+  WITH collect({node: node, cosine: cosine}) AS hits
+  WITH [h IN hits WHERE $passageSeedWeight > 0 AND h.cosine > 0] AS hits
+  WITH hits, CASE WHEN size(hits) > 0 THEN hits[0].cosine ELSE 1.0 END AS best
+  RETURN [i IN range(0, size(hits) - 1) | {node: hits[i].node, activation: $passageSeedWeight * hits[i].cosine / best,
+          bucket: i * $teleportBuckets / size(hits)}] AS passageSeeds
 }
-CALL (seeds, passageSeeds) {
-  WITH seeds + passageSeeds AS sources
-  UNWIND CASE WHEN $exactWeights THEN [s IN sources | [s]] ELSE [sources] END AS grp
-  WITH grp WHERE size(grp) > 0
-  WITH grp, CASE WHEN $exactWeights THEN grp[0].activation ELSE 1.0 END AS w
+CALL (seeds) {
+  UNWIND seeds AS s
+  WITH s.node AS e, s.activation AS a
+  WITH e, a, CASE WHEN $seedSpecificity THEN COUNT { (e)<-[:MENTIONS]-(:Passage) } ELSE 1 END AS n
+  RETURN collect({node: e, activation: a / toFloat(CASE WHEN n > 1 THEN n ELSE 1 END)}) AS entitySeeds
+}
+CALL (entitySeeds, passageSeeds) {
+  UNWIND CASE WHEN $exactWeights
+    THEN [s IN entitySeeds | {nodes: [s.node], w: s.activation}]
+         + [b IN range(0, $teleportBuckets - 1) | {nodes: [x IN passageSeeds WHERE x.bucket = b | x.node],
+             w: reduce(t = 0.0, x IN passageSeeds | t + CASE WHEN x.bucket = b THEN x.activation ELSE 0.0 END)}]
+    ELSE [{nodes: [s IN entitySeeds + passageSeeds | s.node], w: 1.0}] END AS grp
+  WITH grp WHERE size(grp.nodes) > 0
+  WITH grp.nodes AS sourceNodes, grp.w AS w
   CALL gds.pageRank.stream($graphName, {
-    sourceNodes: [s IN grp | s.node], dampingFactor: $dampingFactor, maxIterations: $maxIterations,
+    sourceNodes: sourceNodes, dampingFactor: $dampingFactor, maxIterations: $maxIterations,
     tolerance: $tolerance, relationshipWeightProperty: 'weight', logProgress: false})
   YIELD nodeId, score
   WITH nodeId, sum(w * score) AS score
