@@ -8,6 +8,7 @@ import { answerRouter } from './routes/answer.js';
 import { compareRouter } from './routes/compare.js';
 import { documentsRouter } from './routes/documents.js';
 import { healthRouter } from './routes/health.js';
+import { openapiRouter } from './routes/openapi.js';
 import { projectionRouter } from './routes/projection.js';
 import { retrieveRouter } from './routes/retrieve.js';
 import type { Services } from './services.js';
@@ -17,7 +18,6 @@ export function createApp(svc: Services): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestId(svc.logger));
-  app.use(express.json({ limit: '10mb' }));
 
   app.use(retrieveRouter(svc));
   app.use(answerRouter(svc));
@@ -25,6 +25,7 @@ export function createApp(svc: Services): express.Express {
   app.use(documentsRouter(svc));
   app.use(projectionRouter(svc));
   app.use(healthRouter(svc));
+  app.use(openapiRouter());
   // The page at / for trying it out.
   app.use(express.static(path.join(ROOT, 'server', 'public'), { index: 'index.html' }));
 

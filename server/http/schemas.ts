@@ -1,10 +1,17 @@
 import { z } from 'zod';
 import { MODE_NAMES, type Mode } from '../retrieval/params.js';
 
+/** Longest question, in characters (the embedder reads its first 256 tokens; full-text search its first 256 words). */
+export const QUESTION_MAX_CHARS = 20_000;
+/** Longest caller-given embedding (its length must also equal the embedder's dimension). */
+export const EMBEDDING_MAX_DIMENSION = 8192;
+
+export const questionSchema = z.string().trim().min(1, 'must not be empty').max(QUESTION_MAX_CHARS);
+
 /** The body fields shared by /v1/retrieve, /v1/compare and /v1/answer (each adds its own). */
 export const questionFields = {
-  question: z.string().trim().min(1, 'must not be empty').max(4000).optional(),
-  questionEmbedding: z.array(z.number().finite()).min(1).max(8192).optional(),
+  question: questionSchema.optional(),
+  questionEmbedding: z.array(z.number().finite()).min(1).max(EMBEDDING_MAX_DIMENSION).optional(),
   params: z.record(z.unknown()).optional(),
 };
 

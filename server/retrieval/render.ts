@@ -17,10 +17,24 @@ const PARTIALS = path.join(CYPHER_DIR, 'partials');
 
 const partial = (name: string) => fs.readFileSync(path.join(PARTIALS, `${name}.cypher`), 'utf8').trimEnd();
 
+const SHORT_ESCAPES: Record<string, string> = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+
+/**
+ * The body of a single-quoted Cypher string that reads back as `s` and stays on one line:
+ * backslash, quote and the usual control characters get their short escapes; every other
+ * control character (C0, DEL, C1), U+2028, U+2029 and lone surrogates become \uXXXX.
+ */
+function escapeString(s: string): string {
+  return s.replace(
+    /[\\'\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** A Cypher literal for a parameter value (used in :param blocks only, never in statements). */
 export function cypherLiteral(v: unknown): string {
   if (v === null || v === undefined) return 'null';
-  if (typeof v === 'string') return `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+  if (typeof v === 'string') return `'${escapeString(v)}'`;
   if (typeof v === 'number') return Number.isFinite(v) ? (Number.isInteger(v) ? v.toFixed(1).replace(/\.0$/, '') : String(v)) : 'null';
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[${v.map(cypherLiteral).join(', ')}]`;

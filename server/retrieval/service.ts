@@ -7,10 +7,10 @@ export interface TimedResult extends Omit<RetrievalResult, 'timings'> {
   timings: { embedMs: number; dbMs: number; totalMs: number };
 }
 
-/** Validates a mode's params, naming the offending field as params.<name>. */
-export function validateParams(mode: Mode, params: Record<string, unknown> | undefined): Record<string, unknown> {
+/** Validates a mode's params, naming the offending field as <prefix>.<name> (params.<name> by default). */
+export function validateParams(mode: Mode, params: Record<string, unknown> | undefined, prefix = 'params'): Record<string, unknown> {
   const parsed = paramsSchema(mode).safeParse(params ?? {});
-  if (!parsed.success) throw fromZod(parsed.error, 'params');
+  if (!parsed.success) throw fromZod(parsed.error, prefix);
   return parsed.data as Record<string, unknown>;
 }
 
@@ -27,12 +27,36 @@ export async function embedQuestion(
         'questionEmbedding',
       );
     }
+    checkEmbedding(body.questionEmbedding);
     return { embedding: body.questionEmbedding, embedMs: 0 };
   }
   if (!body.question) throw new AppError('invalid_request', 'question: question or questionEmbedding is required', 'question');
   const t0 = performance.now();
   const [embedding] = await embedder.embed([body.question], 'query');
   return { embedding, embedMs: round(performance.now() - t0) };
+}
+
+/** Smallest positive normal double: a squared norm below it is subnormal or zero. */
+const MIN_NORMAL = 2.2250738585072014e-308;
+
+/**
+ * The vector index takes a query vector only when every value is finite and its squared L2 norm
+ * (in double precision) is finite and positive: all zeros, a 1e300 (norm overflows) or only
+ * subnormal values such as 1e-320 (norm underflows) would fail inside the statement.
+ */
+export function checkEmbedding(v: number[]): void {
+  let sq = 0;
+  for (const x of v) {
+    if (!Number.isFinite(x)) throw new AppError('invalid_request', 'questionEmbedding: every value must be a finite number', 'questionEmbedding');
+    sq += x * x;
+  }
+  if (!Number.isFinite(sq) || sq < MIN_NORMAL) {
+    throw new AppError(
+      'invalid_request',
+      `questionEmbedding: the vector's norm must be finite and greater than zero (sum of squares ${sq})`,
+      'questionEmbedding',
+    );
+  }
 }
 
 /** One retrieval statement, with the embedding time folded into the timings. */

@@ -2,16 +2,16 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { drain } from '../answer/shared.js';
 import type { AnswerResult } from '../answer/types.js';
-import { clientGone, parseBody, route } from '../http/handlers.js';
-import { modeSchema, questionFields } from '../http/schemas.js';
+import { clientGone, jsonBody, parseBody, route } from '../http/handlers.js';
+import { modeSchema, questionFields, questionSchema } from '../http/schemas.js';
 import { SseWriter } from '../http/sse.js';
 import { round } from '../retrieval/client.js';
 import { embedQuestion, retrieveTimed, validateParams } from '../retrieval/service.js';
 import type { Services } from '../services.js';
 
-const AnswerBody = z
+export const AnswerBody = z
   .object({
-    question: z.string().trim().min(1, 'must not be empty').max(4000),
+    question: questionSchema,
     mode: modeSchema.default('gated'),
     params: questionFields.params,
     topK: z.number().int().min(1).max(20).default(5),
@@ -24,6 +24,7 @@ export function answerRouter(svc: Services): Router {
   const router = Router();
   router.post(
     '/v1/answer',
+    jsonBody,
     route(async (req: Request, res: Response) => {
       const t0 = performance.now();
       const body = parseBody(AnswerBody, req.body);

@@ -1,14 +1,14 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
-import { clientGone, parseBody, route } from '../http/handlers.js';
+import { clientGone, jsonBody, parseBody, route } from '../http/handlers.js';
 import { modeSchema, questionFields } from '../http/schemas.js';
 import { jaccardAtK, rankCorrelation } from '../retrieval/overlap.js';
 import { MODE_NAMES, type Mode } from '../retrieval/params.js';
 import { embedQuestion, retrieveTimed, validateParams } from '../retrieval/service.js';
 import type { Services } from '../services.js';
 
-const CompareBody = z
+export const CompareBody = z
   .object({
     question: questionFields.question,
     questionEmbedding: questionFields.questionEmbedding,
@@ -23,13 +23,16 @@ export function compareRouter(svc: Services): Router {
   const router = Router();
   router.post(
     '/v1/compare',
+    jsonBody,
     route(async (req, res) => {
       const body = parseBody(CompareBody, req.body);
       const modes = [...new Set(body.modes)] as Mode[];
       for (const key of Object.keys(body.params ?? {})) {
         if (!MODE_NAMES.includes(key as Mode)) throw new AppError('invalid_request', `params.${key}: not a mode (${MODE_NAMES.join(', ')})`, `params.${key}`);
       }
-      const params = Object.fromEntries(modes.map((m) => [m, validateParams(m, body.params?.[m])]));
+      // Every mode's params given are validated, also for a mode not asked to run.
+      const given = Object.fromEntries(Object.entries(body.params ?? {}).map(([m, p]) => [m, validateParams(m as Mode, p, `params.${m}`)]));
+      const params = Object.fromEntries(modes.map((m) => [m, given[m] ?? validateParams(m, undefined)]));
       const q = await embedQuestion(svc.embedder, body);
       const signal = clientGone(req, res);
       const results: Record<string, Awaited<ReturnType<typeof retrieveTimed>>> = {};

@@ -1,11 +1,11 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
-import { parseBody, requireApiKey, route } from '../http/handlers.js';
+import { jsonBody, parseBody, requireApiKey, route } from '../http/handlers.js';
 import { deleteDocument, deriveDocumentId, ingestDocuments, type ReadItem } from '../ingest/index.js';
 import type { Services } from '../services.js';
 
-const DocumentsBody = z
+export const DocumentsBody = z
   .object({
     documents: z
       .array(
@@ -29,6 +29,7 @@ export function documentsRouter(svc: Services): Router {
   router.post(
     '/v1/documents',
     requireApiKey(svc.config),
+    jsonBody,
     route(async (req, res) => {
       const body = parseBody(DocumentsBody, req.body);
       async function* items(): AsyncGenerator<ReadItem> {

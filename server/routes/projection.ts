@@ -1,11 +1,11 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { parseBody, requireApiKey, route } from '../http/handlers.js';
+import { jsonBody, parseBody, requireApiKey, route } from '../http/handlers.js';
 import { fromDbError } from '../retrieval/client.js';
 import { manageProjection } from '../retrieval/projection.js';
 import type { Services } from '../services.js';
 
-const ProjectionBody = z.object({ action: z.enum(['create', 'refresh', 'drop', 'status']).default('refresh') }).strict();
+export const ProjectionBody = z.object({ action: z.enum(['create', 'refresh', 'drop', 'status']) }).strict();
 
 /** POST /v1/projection: the ppr projection's lifecycle (API key). */
 export function projectionRouter(svc: Services): Router {
@@ -13,6 +13,7 @@ export function projectionRouter(svc: Services): Router {
   router.post(
     '/v1/projection',
     requireApiKey(svc.config),
+    jsonBody,
     route(async (req, res) => {
       const { action } = parseBody(ProjectionBody, req.body);
       try {

@@ -1,17 +1,18 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { clientGone, parseBody, route } from '../http/handlers.js';
+import { clientGone, jsonBody, parseBody, route } from '../http/handlers.js';
 import { modeSchema, questionFields } from '../http/schemas.js';
 import { embedQuestion, retrieveTimed, validateParams } from '../retrieval/service.js';
 import type { Services } from '../services.js';
 
-const RetrieveBody = z.object({ ...questionFields, mode: modeSchema.default('gated'), explain: z.boolean().optional() }).strict();
+export const RetrieveBody = z.object({ ...questionFields, mode: modeSchema.default('gated'), explain: z.boolean().optional() }).strict();
 
 /** POST /v1/retrieve: one question, one mode, one statement. */
 export function retrieveRouter(svc: Services): Router {
   const router = Router();
   router.post(
     '/v1/retrieve',
+    jsonBody,
     route(async (req, res) => {
       const body = parseBody(RetrieveBody, req.body);
       const params = validateParams(body.mode, body.params);

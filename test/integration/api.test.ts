@@ -136,7 +136,7 @@ describe('POST /v1/compare', () => {
   test('per-mode params are validated by mode', async () => {
     const r = await postJson(`${srv.url}/v1/compare`, { questionEmbedding: f.question, modes: ['vector', 'gated'], params: { vector: { steps: 2 } } });
     expect(r.status).toBe(400);
-    expect(r.body.error.field).toBe('params.steps');
+    expect(r.body.error.field).toBe('params.vector.steps');
   });
 });
 

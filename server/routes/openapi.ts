@@ -1,0 +1,158 @@
+import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import { Router } from 'express';
+import { z } from 'zod';
+import { BODY_LIMIT } from '../http/handlers.js';
+import {
+  AnswerResultSchema,
+  AnswerStreamSchema,
+  anyModeParamsDoc,
+  CompareResultSchema,
+  DocumentsResultSchema,
+  ErrorSchema,
+  HealthSchema,
+  modeParamsDoc,
+  ProjectionStateSchema,
+  RetrievalResultSchema,
+} from '../http/responses.js';
+import { MODE_NAMES } from '../retrieval/params.js';
+import { AnswerBody } from './answer.js';
+import { CompareBody } from './compare.js';
+import { DocumentsBody } from './documents.js';
+import { ProjectionBody } from './projection.js';
+import { RetrieveBody } from './retrieve.js';
+
+extendZodWithOpenApi(z);
+
+const json = (schema: z.ZodTypeAny) => ({ 'application/json': { schema } });
+const error = (description: string): ResponseConfig => ({ description, content: json(ErrorSchema) });
+const retryAfter = {
+  'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' as const, minimum: 0 } },
+};
+
+/** The statuses each kind of endpoint can answer besides its success. */
+const E = {
+  400: error('bad input: invalid JSON, a missing, unknown or out-of-range field (named in `field`), a URL that does not decode'),
+  401: error('missing or wrong API key'),
+  403: error('the endpoint is disabled: the server has no API_KEY'),
+  404: error('no such document'),
+  409: error('the ppr projection is missing or stale: the message gives the command that rebuilds it'),
+  413: error(`the request body is larger than ${BODY_LIMIT}`),
+  415: error('the body is not UTF-8 JSON (content-type application/json), or its content-encoding is unknown'),
+  503: { description: 'the database is unreachable, or the server is busy: retry after Retry-After seconds', headers: retryAfter, content: json(ErrorSchema) },
+  504: error('the retrieval exceeded QUERY_TIMEOUT_MS'),
+} satisfies Record<number, ResponseConfig>;
+const pick = (...codes: (keyof typeof E)[]) => Object.fromEntries(codes.map((c) => [c, E[c]]));
+const RETRIEVAL_ERRORS = pick(400, 409, 413, 415, 503, 504);
+const KEYED: Record<string, string[]>[] = [{ ApiKey: [] }, { Bearer: [] }];
+
+function document(): Record<string, unknown> {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-Api-Key' });
+  registry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer' });
+  registry.register('Error', ErrorSchema);
+  const anyParams = registry.register('RetrievalParams', anyModeParamsDoc());
+  const perMode = z
+    .object(Object.fromEntries(MODE_NAMES.map((m) => [m, registry.register(`${m[0].toUpperCase()}${m.slice(1)}Params`, modeParamsDoc(m)).optional()])))
+    .strict()
+    .describe("per-mode parameters; every mode's given are validated, also for a mode not asked to run");
+  const Retrieval = registry.register('RetrievalResult', RetrievalResultSchema);
+  const oneOf = 'one of question or questionEmbedding is required (question wins for full-text and name seeds; questionEmbedding skips embedding)';
+
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/retrieve',
+    summary: 'One question through one retrieval mode (one Cypher statement)',
+    description: oneOf,
+    request: { body: { required: true, content: json(RetrieveBody.extend({ params: anyParams.optional() })) } },
+    responses: { 200: { description: 'the retrieval result', content: json(Retrieval) }, ...RETRIEVAL_ERRORS },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/answer',
+    summary: 'One retrieval, then an answer citing passage ids',
+    description: 'JSON by default; with `Accept: text/event-stream` a stream of Server-Sent Events.',
+    request: { body: { required: true, content: json(AnswerBody.extend({ params: anyParams.optional() })) } },
+    responses: {
+      200: {
+        description: 'the answer (JSON), or the event stream',
+        content: { 'application/json': { schema: registry.register('AnswerResult', AnswerResultSchema) }, 'text/event-stream': { schema: AnswerStreamSchema } },
+      },
+      ...RETRIEVAL_ERRORS,
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/compare',
+    summary: 'The same question through several modes on one embedding, with overlap metrics',
+    description: oneOf,
+    request: { body: { required: true, content: json(CompareBody.extend({ params: perMode.optional() })) } },
+    responses: { 200: { description: "each mode's result, Jaccard@5 and rank correlation@10", content: json(CompareResultSchema) }, ...RETRIEVAL_ERRORS },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/documents',
+    summary: 'Ingest a small batch of documents (API key)',
+    security: KEYED,
+    request: { body: { required: true, content: json(DocumentsBody) } },
+    responses: { 201: { description: 'ingestion counts', content: json(DocumentsResultSchema) }, ...pick(400, 401, 403, 413, 415, 503, 504) },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/v1/documents/{id}',
+    summary: 'Remove a document, its passages and what only they supported (API key)',
+    security: KEYED,
+    request: { params: z.object({ id: z.string().min(1).max(1024).describe('the document id') }) },
+    responses: { 204: { description: 'removed' }, ...pick(400, 401, 403, 404, 503) },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/projection',
+    summary: 'Create, refresh, drop or inspect the GDS projection used by ppr mode (API key)',
+    security: KEYED,
+    request: { body: { required: true, content: json(ProjectionBody) } },
+    responses: { 200: { description: 'the projection state', content: json(ProjectionStateSchema) }, ...pick(400, 401, 403, 413, 415, 503, 504) },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/health',
+    summary: 'Database reachability, migrations, index states, projection state',
+    responses: {
+      200: { description: 'the database answers (status ok or degraded)', content: json(HealthSchema) },
+      503: { description: 'the database does not answer', headers: retryAfter, content: json(HealthSchema) },
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/openapi.json',
+    summary: 'This document',
+    responses: { 200: { description: 'OpenAPI 3.1', content: json(z.record(z.unknown())) } },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/metrics',
+    summary: 'Prometheus metrics (text exposition format)',
+    responses: { 200: { description: 'metrics', content: { 'text/plain': { schema: z.string() } } } },
+  });
+
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'graph-recall',
+      version: '0.1.0',
+      description:
+        'GraphRAG retrieval over Neo4j: gated spreading activation, Personalized PageRank, dense and hybrid baselines. ' +
+        'Generated from the zod schemas that validate the requests. Bodies are UTF-8 JSON; errors are {error: {code, message, field?}}.',
+    },
+  }) as unknown as Record<string, unknown>;
+}
+
+/** GET /v1/openapi.json: the API as the code describes it, built once. */
+export function openapiRouter(): Router {
+  const router = Router();
+  let doc: Record<string, unknown> | undefined;
+  router.get('/v1/openapi.json', (_req, res) => {
+    doc ??= document();
+    res.json(doc);
+  });
+  return router;
+}
