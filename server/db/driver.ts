@@ -20,14 +20,33 @@ export function createDriver(cfg: Config['neo4j']): Driver {
 /** What went wrong at the database, in HTTP terms. */
 export type DbFailure = 'unavailable' | 'timeout' | 'client' | 'other';
 
+/**
+ * Server status codes that mean "the database cannot serve this now; the same
+ * request later will work": while it starts, stops, or is being recovered.
+ */
+const UNAVAILABLE_CODES = new Set([
+  'Neo.TransientError.General.DatabaseUnavailable',
+  'Neo.TransientError.Database.DatabaseUnavailable',
+  'Neo.TransientError.General.MemoryPoolOutOfMemoryError',
+  'Neo.TransientError.Transaction.LeaderSwitch',
+  'Neo.ClientError.Cluster.NotALeader',
+]);
+
 export function classifyDbError(e: unknown): DbFailure {
   const code = (e as Neo4jError)?.code ?? '';
   const msg = String((e as Error)?.message ?? '');
-  if (code === 'ServiceUnavailable' || code === 'SessionExpired' || (/ECONNREFUSED|connect|acquisition/i.test(msg) && !code.startsWith('Neo.'))) {
+  if (code === 'ServiceUnavailable' || code === 'SessionExpired' || (/ECONNREFUSED|ECONNRESET|connect|acquisition/i.test(msg) && !code.startsWith('Neo.'))) {
     return 'unavailable';
   }
-  if (code.startsWith('Neo.TransientError.Database.DatabaseUnavailable')) return 'unavailable';
-  if (code.includes('TransactionTimedOut') || code.includes('Transaction.TransactionTimedOut') || /timed out|terminated.*timeout/i.test(msg)) {
+  if (UNAVAILABLE_CODES.has(code) || code.endsWith('.DatabaseUnavailable')) return 'unavailable';
+  // A database shutting down terminates running transactions with these.
+  if (
+    /^Neo\.(Transient|Database)Error\./.test(code) &&
+    /shut ?down|shutting down|not (currently )?available|database .* (is )?(stopped|starting|unavailable)/i.test(msg)
+  ) {
+    return 'unavailable';
+  }
+  if (code.includes('TransactionTimedOut') || /timed out|terminated.*timeout/i.test(msg)) {
     return 'timeout';
   }
   if (code.startsWith('Neo.ClientError')) return 'client';

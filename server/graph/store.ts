@@ -2,6 +2,19 @@ import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type Rec
 import type { Config } from '../config.js';
 import { createDriver } from '../db/driver.js';
 
+/** How long writeTransaction keeps retrying a unit of work that lost a lock conflict. */
+const LOCK_RETRY_MS = 60_000;
+
+/** A transient conflict between transactions, which running the work again resolves. */
+export function isLockConflict(e: unknown): boolean {
+  const code = String((e as { code?: string })?.code ?? '');
+  return (
+    code === 'Neo.TransientError.Transaction.DeadlockDetected' ||
+    code === 'Neo.TransientError.Transaction.LockClientStopped' ||
+    code === 'Neo.TransientError.Transaction.Outdated'
+  );
+}
+
 /**
  * The one owner of the driver and the database name. Reads and writes that
  * fit in one statement go through driver.executeQuery (managed transaction,
@@ -31,13 +44,24 @@ export class GraphStore {
     return this.driver.executeQuery<QueryResult<T>>(query, params, { database: this.database, routing: neo4j.routing.WRITE });
   }
 
-  /** A unit of work of several statements, committed together or not at all. */
+  /**
+   * A unit of work of several statements, committed together or not at all.
+   * Lock conflicts between concurrent writers (deadlocks, lock waits cut
+   * short) are retried with jittered backoff for up to LOCK_RETRY_MS: the
+   * driver's own retry budget is kept short for outages.
+   */
   async writeTransaction<R>(work: (tx: ManagedTransaction) => Promise<R>): Promise<R> {
-    const session = this.driver.session({ database: this.database, bookmarkManager: this.driver.executeQueryBookmarkManager });
-    try {
-      return await session.executeWrite(work);
-    } finally {
-      await session.close();
+    const deadline = Date.now() + LOCK_RETRY_MS;
+    for (let attempt = 0; ; attempt++) {
+      const session = this.driver.session({ database: this.database, bookmarkManager: this.driver.executeQueryBookmarkManager });
+      try {
+        return await session.executeWrite(work);
+      } catch (e) {
+        if (!isLockConflict(e) || Date.now() > deadline) throw e;
+        await new Promise((r) => setTimeout(r, Math.min(2000, 50 * 2 ** attempt) * (0.5 + Math.random())));
+      } finally {
+        await session.close();
+      }
     }
   }
 

@@ -21,70 +21,100 @@ export interface DocumentBatch {
   aliases: { a: string; b: string }[];
 }
 
-/** One transaction: a batch is written whole or not at all. */
-export async function writeDocumentBatch(store: GraphStore, b: DocumentBatch): Promise<void> {
-  await store.writeTransaction(async (tx) => {
+/** What a batch actually created (MERGE may find what a concurrent writer made). */
+export interface BatchWritten {
+  entities: number;
+  /** SAME_AS edges from alias relations that did not exist before. */
+  aliases: number;
+}
+
+const byKey = <T>(items: T[], key: (x: T) => string): T[] => [...items].sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0));
+
+/**
+ * One transaction: a batch is written whole or not at all. The graph's meta
+ * node is locked first, so concurrent batches (HTTP requests, other
+ * processes) queue behind each other instead of deadlocking on shared
+ * entities; rows are also written in id order.
+ */
+export async function writeDocumentBatch(store: GraphStore, b: DocumentBatch): Promise<BatchWritten> {
+  return store.writeTransaction(async (tx) => {
+    await tx.run(TOUCH_GRAPH);
     if (b.replaced.length) await removePassagesOf(tx, b.replaced, false);
     await tx.run(
       `UNWIND $documents AS d
        MERGE (x:Document {id: d.id})
        SET x.title = d.title, x.source = d.source, x.hash = d.hash, x.metadata = d.metadata, x.ingestedAt = datetime()`,
-      { documents: b.documents },
+      { documents: byKey(b.documents, (d) => d.id) },
     );
+    // Passage ids are unique per document (sources/chunking.ts passageId); a passage of another
+    // document under the same id (data written before that scheme) is refused, never taken over.
     await tx.run(
       `UNWIND $passages AS p
        MATCH (d:Document {id: p.documentId})
        MERGE (x:Passage {id: p.id})
+       WITH p, d, x
+       CALL apoc.util.validate(x.documentId IS NOT NULL AND x.documentId <> p.documentId,
+         'passage id %s already belongs to document %s', [p.id, x.documentId])
        SET x.title = p.title, x.text = p.text, x.embedding = p.embedding, x.documentId = p.documentId
        MERGE (x)-[:PART_OF]->(d)`,
-      { passages: b.passages },
+      { passages: byKey(b.passages, (p) => p.id) },
     );
-    await tx.run(
+    const entities = await tx.run(
       `UNWIND $entities AS e
        MERGE (x:Entity {id: e.id})
        ON CREATE SET x.name = e.name, x.type = e.type, x.description = e.description,
-                     x.embedding = e.embedding, x.descriptionEmbedding = e.descriptionEmbedding, x.synonymsPending = true`,
-      { entities: b.entities },
+                     x.embedding = e.embedding, x.descriptionEmbedding = e.descriptionEmbedding, x.synonymsPending = true, x.isNew = true
+       WITH x WHERE x.isNew
+       REMOVE x.isNew
+       RETURN count(DISTINCT x) AS made`,
+      { entities: byKey(b.entities, (e) => e.id) },
     );
     await tx.run(
       `UNWIND $mentions AS m
        MATCH (p:Passage {id: m.p}), (e:Entity {id: m.e})
        MERGE (p)-[r:MENTIONS]->(e) ON CREATE SET r.weight = 1.0`,
-      { mentions: b.mentions },
+      { mentions: byKey(b.mentions, (m) => `${m.e}\u0000${m.p}`) },
     );
     await tx.run(
       `UNWIND $relations AS r
        MATCH (a:Entity {id: r.a}), (b:Entity {id: r.b})
        MERGE (a)-[x:RELATED {predicate: r.predicate, passageId: r.passageId}]->(b) ON CREATE SET x.weight = 1.0`,
-      { relations: b.relations },
+      { relations: byKey(b.relations, (r) => `${r.a}\u0000${r.b}`) },
     );
-    await tx.run(
+    const aliases = await tx.run(
       `UNWIND $aliases AS r
-       MATCH (a:Entity {id: r.a}), (b:Entity {id: r.b})
-       MERGE (a)-[x:SAME_AS]-(b) ON CREATE SET x.score = 1.0, x.weight = 1.0, x.source = 'alias'`,
-      { aliases: b.aliases },
+       MATCH (a:Entity {id: r.a}), (b:Entity {id: r.b}) WHERE a <> b
+       MERGE (a)-[x:SAME_AS]-(b) ON CREATE SET x.score = 1.0, x.weight = 1.0, x.source = 'alias', x.isNew = true
+       WITH x WHERE x.isNew
+       REMOVE x.isNew
+       RETURN count(DISTINCT x) AS made`,
+      { aliases: byKey(b.aliases, (r) => `${r.a}\u0000${r.b}`) },
     );
+    // Again last: the graph's change time as close to the commit as a statement can be.
     await tx.run(TOUCH_GRAPH);
+    return { entities: Number(entities.records[0].get('made')), aliases: Number(aliases.records[0].get('made')) };
   });
 }
 
 /**
- * Removes the passages of the given documents, the RELATED facts they
- * supported, and every extracted entity left with no mention and no curated
- * label; with deleteDocuments the documents go too. Runs inside the caller's
- * transaction.
+ * Removes the passages of the given documents (only those the document owns:
+ * PART_OF it and carrying its id), the RELATED facts they supported, and every
+ * extracted entity left with no mention and no curated label; with
+ * deleteDocuments the documents go too. Runs inside the caller's transaction;
+ * marks the graph changed first, which also queues concurrent writers.
  */
 export async function removePassagesOf(tx: ManagedTransaction, documentIds: string[], deleteDocuments: boolean): Promise<void> {
+  await tx.run(TOUCH_GRAPH);
   await tx.run(
     `UNWIND $ids AS id
-     MATCH (:Document {id: id})<-[:PART_OF]-(p:Passage)
+     MATCH (:Document {id: id})<-[:PART_OF]-(p:Passage) WHERE p.documentId = id
      OPTIONAL MATCH ()-[r:RELATED {passageId: p.id}]->()
      DELETE r`,
     { ids: documentIds },
   );
   await tx.run(
     `UNWIND $ids AS id
-     MATCH (:Document {id: id})<-[:PART_OF]-(p:Passage)
+     MATCH (:Document {id: id})<-[:PART_OF]-(p:Passage) WHERE p.documentId = id
      OPTIONAL MATCH (p)-[:MENTIONS]->(e:Entity)
      WITH p, collect(DISTINCT e) AS touched
      DETACH DELETE p
@@ -94,7 +124,6 @@ export async function removePassagesOf(tx: ManagedTransaction, documentIds: stri
     { ids: documentIds },
   );
   if (deleteDocuments) await tx.run('UNWIND $ids AS id MATCH (d:Document {id: id}) DETACH DELETE d', { ids: documentIds });
-  await tx.run(TOUCH_GRAPH);
 }
 
 /** Deletes a document and whatever only it supported, in one transaction; false when there is no such document. */
@@ -103,6 +132,7 @@ export async function deleteDocument(store: GraphStore, id: string): Promise<boo
     const found = await tx.run('MATCH (d:Document {id: $id}) RETURN count(d) AS n', { id });
     if (Number(found.records[0].get('n')) === 0) return false;
     await removePassagesOf(tx, [id], true);
+    await tx.run(TOUCH_GRAPH);
     return true;
   });
 }
@@ -122,11 +152,12 @@ export async function writeSynonyms(store: GraphStore, pairs: { a: string; b: st
     const res = await tx.run(
       `UNWIND $pairs AS p
        MATCH (a:Entity {id: p.a}), (b:Entity {id: p.b})
+       WHERE a <> b
        MERGE (a)-[r:SAME_AS]-(b)
        ON CREATE SET r.score = p.score, r.weight = p.score, r.source = 'embedding', r.isNew = true
        WITH r WHERE r.isNew
        REMOVE r.isNew
-       RETURN count(r) AS made`,
+       RETURN count(DISTINCT r) AS made`,
       { pairs },
     );
     await tx.run('UNWIND $ids AS id MATCH (e:Entity {id: id}) REMOVE e.synonymsPending', { ids: doneIds });

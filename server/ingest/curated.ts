@@ -2,8 +2,7 @@ import { isIdentifier } from '../graph/facts.js';
 import { existingEntityIds, recordedCuratedTypes } from '../graph/lookups.js';
 import type { GraphStore } from '../graph/store.js';
 import { writeCuratedEdges, writeCuratedEntities } from '../graph/writes.js';
-import { manageProjection } from '../retrieval/projection.js';
-import type { IngestContext } from './documents.js';
+import { refreshAfterWrite, type IngestContext } from './documents.js';
 import { IngestInputError } from './problems.js';
 import { describeForEmbedding } from './resolution.js';
 import { findSynonyms } from './synonyms.js';
@@ -77,11 +76,7 @@ export async function ingestCurated(
   summary.synonyms = await findSynonyms(store, 0.85, opts.onProgress);
   seconds.synonyms = (performance.now() - t1) / 1000;
   t1 = performance.now();
-  await manageProjection(store.driver, 'refresh', {
-    graphName: ctx.graphName,
-    database: store.database,
-    extraTypes: [...(ctx.extraProjectionTypes ?? []), ...types],
-  });
+  await refreshAfterWrite({ store, graphName: ctx.graphName, extraProjectionTypes: [...(ctx.extraProjectionTypes ?? []), ...types] }, true);
   seconds.projection = (performance.now() - t1) / 1000;
   return summary;
 }

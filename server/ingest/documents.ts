@@ -4,7 +4,7 @@ import type { Extraction, Extractor } from '../extractors/types.js';
 import { existingEntityIds, knownDocumentHashes } from '../graph/lookups.js';
 import type { GraphStore } from '../graph/store.js';
 import { writeDocumentBatch } from '../graph/writes.js';
-import { manageProjection } from '../retrieval/projection.js';
+import { ensureProjection, projectionManager } from '../retrieval/projection.js';
 import { IngestInputError } from './problems.js';
 import { describeForEmbedding, meanOfMentioningPassages, resolveEntities } from './resolution.js';
 import { toPassages } from './sources/index.js';
@@ -114,7 +114,7 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
       return { passages: passageVectors, names, descriptions };
     });
     const replaced = batch.filter((d) => known.has(d.id)).map((d) => d.id);
-    await timed('write', () =>
+    const written = await timed('write', () =>
       writeDocumentBatch(store, {
         documents: batch.map((d) => ({
           id: d.id,
@@ -134,22 +134,31 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
     summary.documents.written += batch.length;
     summary.documents.replaced += replaced.length;
     summary.passages += passages.length;
-    summary.entities += fresh.length;
+    // What the batch created: a concurrent writer may have made an entity or an alias edge first.
+    summary.entities += written.entities;
     summary.mentions += resolved.mentions.length;
     summary.relations += resolved.relations.length;
-    summary.synonyms += resolved.aliases.length;
+    summary.synonyms += written.aliases;
   }
   opts.onProgress?.({ stage: 'ingest', done: todo.length, total: todo.length });
   summary.synonyms += await timed('synonyms', () => findSynonyms(store, opts.synonymThreshold ?? 0.85, opts.onProgress));
   if (opts.refreshProjection !== false) {
     await timed('projection', async () => {
       opts.onProgress?.({ stage: 'projection', done: 0, total: 1 });
-      const state = await manageProjection(store.driver, 'status', { graphName: ctx.graphName, database: store.database });
-      if (!state.exists || !state.fresh) {
-        await manageProjection(store.driver, 'refresh', { graphName: ctx.graphName, database: store.database, extraTypes: ctx.extraProjectionTypes });
-      }
+      await refreshAfterWrite(ctx, summary.documents.written > 0 || summary.synonyms > 0);
       opts.onProgress?.({ stage: 'projection', done: 1, total: 1 });
     });
   }
   return summary;
+}
+
+/**
+ * The ppr projection after ingestion, through its manager (never racing the
+ * server's own rebuilds): rebuilt when this run wrote something, else only
+ * made sure of. Resolves when the projection is ready.
+ */
+export async function refreshAfterWrite(ctx: Pick<IngestContext, 'store' | 'graphName' | 'extraProjectionTypes'>, wrote: boolean): Promise<void> {
+  const opts = { graphName: ctx.graphName, database: ctx.store.database, extraTypes: ctx.extraProjectionTypes };
+  if (wrote) await projectionManager(ctx.store.driver, opts).requestRebuild();
+  else await ensureProjection(ctx.store.driver, opts);
 }

@@ -4,6 +4,7 @@ import neo4j from 'neo4j-driver';
 import { classifyDbError } from '../db/driver.js';
 import { AppError } from '../errors.js';
 import type { GraphStore } from '../graph/store.js';
+import { projectionManager, type ProjectionManager } from './projection.js';
 import { CYPHER_DIR, paramBlock } from './render.js';
 import { INTEGER_PARAMS, MODES, defaultParams, type Mode } from './params.js';
 
@@ -70,6 +71,8 @@ export interface RetrieverOptions {
  */
 export class Retriever {
   private readonly statements = new Map<Mode, string>();
+  /** The ppr projection's manager: rebuilds it when a query finds it missing or stale. */
+  readonly projection: ProjectionManager;
 
   constructor(
     private readonly store: GraphStore,
@@ -78,6 +81,7 @@ export class Retriever {
     for (const mode of Object.keys(MODES) as Mode[]) {
       this.statements.set(mode, fs.readFileSync(path.join(CYPHER_DIR, MODES[mode].file), 'utf8'));
     }
+    this.projection = projectionManager(store.driver, { graphName: opts.pprGraphName, database: store.database, extraTypes: opts.allowedRelTypes });
   }
 
   /** Defaults, with the server's configuration applied, then the caller's values. */
@@ -108,9 +112,11 @@ export class Retriever {
     const onAbort = () => void session.close();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const res = await session.executeRead((tx) => tx.run(this.statements.get(req.mode)!, driverParams), {
-        timeout: this.opts.timeoutMs,
-      });
+      // One explicit transaction, no driver retries: during an outage the caller gets its 503 at
+      // once instead of after the driver's retry budget (the client retries, told by Retry-After).
+      const tx = await session.beginTransaction({ timeout: this.opts.timeoutMs });
+      const res = await tx.run(this.statements.get(req.mode)!, driverParams);
+      await tx.commit();
       const row = res.records[0].toObject();
       const result: RetrievalResult = {
         mode: req.mode,
@@ -125,12 +131,25 @@ export class Retriever {
       if (req.explain) result.explain = { file: `cypher/${MODES[req.mode].file}`, params: paramBlock(queryParams) };
       return result;
     } catch (e) {
+      if (projectionMissing(e)) {
+        // Missing (a restart, a drop), stale (a write) or swapped out under us: rebuilt in the background.
+        this.projection.heal();
+        const wait = this.projection.retryAfterSeconds();
+        const why = this.projection.lastError ? ` (last attempt failed: ${this.projection.lastError})` : '';
+        throw new AppError('projection_building', `the ppr projection ${this.opts.pprGraphName} is being built; retry in ${wait} s${why}`, undefined, wait);
+      }
       throw fromDbError(e, this.opts.timeoutMs);
     } finally {
       signal?.removeEventListener('abort', onAbort);
       await session.close();
     }
   }
+}
+
+/** The GDS projection ppr needs is missing, stale, or was dropped while the statement ran. */
+export function projectionMissing(e: unknown): boolean {
+  const message = String((e as Error)?.message ?? e);
+  return /GDS projection \S+ (does not exist|is stale)|GraphNotFoundException|Graph with name \S+ does not exist/.test(message);
 }
 
 /** A database failure as a domain error (unknown failures pass through unchanged). */
@@ -141,7 +160,7 @@ export function fromDbError(e: unknown, timeoutMs: number): Error {
   if (projection) return new AppError('projection_unavailable', projection[0].replace(/\s+$/, ''));
   switch (classifyDbError(e)) {
     case 'unavailable':
-      return new AppError('database_unavailable', 'the database is unreachable; retry shortly');
+      return new AppError('database_unavailable', 'the database is unreachable; retry shortly', undefined, 1);
     case 'timeout':
       return new AppError('query_timeout', `retrieval exceeded the ${timeoutMs} ms timeout`);
     default:

@@ -26,12 +26,15 @@ afterAll(async () => driver?.close());
 
 const rankOf = (ids: string[], id: string) => ids.indexOf(id) + 1 || Infinity;
 
-test('ppr without a projection fails with a message that says how to build it', async () => {
+test('ppr without a projection is a retryable 503 and starts building it in the background', async () => {
   const err = await retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question }).catch((e) => e);
   expect(err).toBeInstanceOf(AppError);
-  expect(err.code).toBe('projection_unavailable');
-  expect(STATUS[(err as AppError).code]).toBe(409);
-  expect(err.message).toMatch(/graph_recall_ppr does not exist.*ppr_projection\.cypher.*POST \/v1\/projection/);
+  expect(err.code).toBe('projection_building');
+  expect(STATUS[(err as AppError).code]).toBe(503);
+  expect((err as AppError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+  expect(err.message).toMatch(/graph_recall_ppr is being built; retry in \d+ s/);
+  await retriever.projection.idle();
+  await expect(retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question })).resolves.toMatchObject({ mode: 'ppr' });
 });
 
 test('vector search misses the answer passage; gated and ppr rank it in the top 3', async () => {
@@ -85,16 +88,16 @@ test('a question naming an entity seeds it by name; caller seeds are honoured', 
   expect(byId['e-ada'].sources).toEqual(['vector']);
 });
 
-test('a write after the projection makes ppr report it stale until refreshed', async () => {
+test('a write after the projection makes ppr answer projection_building until it is rebuilt', async () => {
   const s = driver.session();
   await s.run("MERGE (m:GraphRecallMeta {key: 'graph'}) SET m.updatedAt = datetime() + duration('PT1S')");
   await s.close();
   const err = await retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question }).catch((e) => e);
-  expect(err.code).toBe('projection_unavailable');
-  expect(err.message).toMatch(/is stale.*refresh/);
+  expect(err.code).toBe('projection_building');
   const st = await manageProjection(driver, 'status', { graphName: GRAPH });
   expect(st.fresh).toBe(false);
   await new Promise((r) => setTimeout(r, 1100));
+  await retriever.projection.idle();
   await manageProjection(driver, 'refresh', { graphName: GRAPH });
   await expect(retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question })).resolves.toMatchObject({ mode: 'ppr' });
 });

@@ -79,11 +79,30 @@ export function chunkText(text: string, size = 1200, overlap = 200): string[] {
   return chunks;
 }
 
-/** Passages of a document: id = doc.id for a single chunk, else `${doc.id}#${i}`. */
+/**
+ * The document-id part of a passage id: `%` and `#` percent-encoded, so a
+ * passage id never holds a `#` except the one before a chunk number. Ids
+ * without those characters are unchanged (existing passage ids stay stable).
+ */
+export function escapeIdPart(id: string): string {
+  return id.replace(/%/g, '%25').replace(/#/g, '%23');
+}
+
+/**
+ * The id of chunk i of n of a document: the escaped document id for a single
+ * chunk, else `${escaped}#${i}`. Injective over (document id, i, n > 1): two
+ * documents can never share a passage id, whatever characters their ids hold.
+ */
+export function passageId(documentId: string, i: number, n: number): string {
+  const base = escapeIdPart(documentId);
+  return n === 1 ? base : `${base}#${i}`;
+}
+
+/** Passages of a document, with ids from passageId. */
 export function toPassages(doc: SourceDocument, size?: number, overlap?: number): SourcePassage[] {
   const chunks = chunkText(doc.text, size, overlap);
   return chunks.map((text, i) => ({
-    id: chunks.length === 1 ? doc.id : `${doc.id}#${i}`,
+    id: passageId(doc.id, i, chunks.length),
     documentId: doc.id,
     title: doc.title,
     text,

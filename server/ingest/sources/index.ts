@@ -7,4 +7,4 @@ export { deriveDocumentId, looksBinary } from './common.js';
 export { readJsonl } from './jsonl.js';
 export { firstHeading, readFolder, stripFrontMatter } from './folder.js';
 export { readHetionet } from './hetionet.js';
-export { chunkText, toPassages } from './chunking.js';
+export { chunkText, escapeIdPart, passageId, toPassages } from './chunking.js';
