@@ -13,7 +13,9 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'projection_unavailable' // ppr needs a GDS projection that is missing or stale
+  | 'projection_building' // the ppr projection is being (re)built: retry after retryAfterSeconds
   | 'database_unavailable' // the database cannot be reached: retry later
+  | 'overloaded' // admission control: too many requests of this kind in flight and queued; retry after retryAfterSeconds
   | 'query_timeout'; // the statement exceeded its time budget
 
 export class AppError extends Error {
@@ -21,6 +23,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly field?: string,
+    /** For errors a client should retry: how long to wait, in seconds (HTTP Retry-After). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'AppError';

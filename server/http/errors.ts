@@ -10,7 +10,9 @@ export const STATUS: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   projection_unavailable: 409,
+  projection_building: 503,
   database_unavailable: 503,
+  overloaded: 503, // admission control; Retry-After from AppError.retryAfterSeconds
   query_timeout: 504,
 };
 

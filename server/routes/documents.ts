@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { jsonBody, parseBody, requireApiKey, route } from '../http/handlers.js';
 import { deleteDocument, deriveDocumentId, ingestDocuments, type ReadItem } from '../ingest/index.js';
+import { projectionManager } from '../retrieval/projection.js';
 import type { Services } from '../services.js';
 
 export const DocumentsBody = z
@@ -11,7 +12,7 @@ export const DocumentsBody = z
       .array(
         z
           .object({
-            id: z.string().min(1).max(512).optional(),
+            id: z.string().min(1).max(1024).optional(),
             title: z.string().trim().min(1).max(1000),
             text: z.string().trim().min(1).max(200_000),
             metadata: z.record(z.unknown()).optional(),
@@ -26,6 +27,12 @@ export const DocumentsBody = z
 /** Small-batch ingestion over HTTP (the CLI handles corpora); API key required. */
 export function documentsRouter(svc: Services): Router {
   const router = Router();
+  // After a committed write the ppr projection is rebuilt in the background (single-flight, coalesced):
+  // the request answers at once; ppr answers 503 + Retry-After until the rebuild is done.
+  const rebuildProjection = () =>
+    projectionManager(svc.store.driver, { graphName: svc.config.pprGraphName, database: svc.store.database, extraTypes: svc.config.traverseTypes })
+      .requestRebuild()
+      .catch((e: unknown) => svc.logger.warn({ err: String((e as Error)?.message ?? e) }, 'ppr projection rebuild failed; the next ppr request retries'));
   router.post(
     '/v1/documents',
     requireApiKey(svc.config),
@@ -46,8 +53,9 @@ export function documentsRouter(svc: Services): Router {
           extraProjectionTypes: svc.config.traverseTypes,
         },
         items(),
-        { strict: true },
+        { strict: true, refreshProjection: false },
       );
+      if (summary.documents.written > 0 || summary.synonyms > 0) void rebuildProjection();
       res.status(201).json({
         documents: summary.documents,
         passages: summary.passages,
@@ -65,6 +73,7 @@ export function documentsRouter(svc: Services): Router {
     route(async (req, res) => {
       const id = String(req.params.id);
       if (!(await deleteDocument(svc.store, id))) throw new AppError('not_found', `no document with id "${id}"`, 'id');
+      void rebuildProjection();
       res.status(204).end();
     }),
   );
