@@ -184,6 +184,9 @@ export interface SelectParams {
   graphWeight: number;
   vectorWeight: number;
   hubExponent: number;
+  /** blend (default) or rrf: reciprocal rank fusion of the graph, dense and lexical rankings. */
+  fusion?: 'blend' | 'rrf';
+  rrfK?: number;
 }
 
 /**
@@ -199,6 +202,7 @@ export function selectPassages(
   act: Map<string, number>,
   extra: { id: string; g: number }[],
   p: SelectParams,
+  lexical: string[] = [],
 ): { entities: { id: string; activation: number }[]; passages: RefRanked[] } {
   const top = [...act.entries()]
     .map(([id, activation]) => ({ id, activation }))
@@ -224,15 +228,25 @@ export function selectPassages(
     .sort(byScoreThenId((x) => x.c))
     .slice(0, p.vectorK)
     .map((x) => ({ id: x.id, g: 0 }));
+  const rrf = p.fusion === 'rrf';
+  const lexicalSide = rrf ? lexical.map((id) => ({ id, g: 0 })) : [];
   const raw = new Map<string, number>();
-  for (const c of [...graphCands, ...vectorSide, ...extra]) raw.set(c.id, (raw.get(c.id) ?? 0) + c.g);
+  for (const c of [...graphCands, ...vectorSide, ...extra, ...lexicalSide]) raw.set(c.id, (raw.get(c.id) ?? 0) + c.g);
   const maxRaw = Math.max(0, ...raw.values());
-  const passages = [...raw.entries()]
-    .map(([id, r]) => {
-      const graphScore = maxRaw > 0 ? r / maxRaw : 0;
-      const vectorScore = Math.max(passageCos.get(id)!, 0);
-      return { id, graphScore, vectorScore, score: p.graphWeight * graphScore + p.vectorWeight * vectorScore };
-    })
+  const cands = [...raw.entries()].map(([id, r]) => ({ id, graphScore: maxRaw > 0 ? r / maxRaw : 0, vectorScore: Math.max(passageCos.get(id)!, 0) }));
+  const rankIn = (list: { id: string }[]) => new Map(list.map((x, i) => [x.id, i + 1]));
+  const graphRank = rankIn(cands.filter((c) => c.graphScore > 0).sort(byScoreThenId((x) => x.graphScore)));
+  const denseRank = rankIn([...cands].sort(byScoreThenId((x) => x.vectorScore)));
+  const lexicalRank = rankIn(lexical.map((id) => ({ id })));
+  const k = p.rrfK ?? 60;
+  const part = (r: number | undefined) => (r === undefined ? 0 : 1 / (k + r));
+  const passages = cands
+    .map((c) => ({
+      ...c,
+      score: rrf
+        ? part(graphRank.get(c.id)) + part(denseRank.get(c.id)) + part(lexicalRank.get(c.id))
+        : p.graphWeight * c.graphScore + p.vectorWeight * c.vectorScore,
+    }))
     .sort(byScoreThenId((x) => x.score))
     .slice(0, p.topK);
   return { entities: top, passages };
