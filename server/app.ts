@@ -2,12 +2,15 @@ import path from 'node:path';
 import express from 'express';
 import { ROOT } from './config.js';
 import { AppError } from './errors.js';
+import { observeResponses } from './metrics.js';
 import { errorHandler } from './http/errors.js';
+import { admission } from './http/admission.js';
 import { requestId } from './http/request-id.js';
 import { answerRouter } from './routes/answer.js';
 import { compareRouter } from './routes/compare.js';
 import { documentsRouter } from './routes/documents.js';
 import { healthRouter } from './routes/health.js';
+import { metricsRouter } from './routes/metrics.js';
 import { openapiRouter } from './routes/openapi.js';
 import { projectionRouter } from './routes/projection.js';
 import { retrieveRouter } from './routes/retrieve.js';
@@ -18,6 +21,10 @@ export function createApp(svc: Services): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestId(svc.logger));
+  // Metrics first (they count every request, refused ones too), then admission control before any body is read.
+  app.use(observeResponses);
+  app.use(metricsRouter());
+  app.use(admission(svc.config.admission));
 
   app.use(retrieveRouter(svc));
   app.use(answerRouter(svc));

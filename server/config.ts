@@ -105,6 +105,16 @@ export const envSchema = z.object({
   ANTHROPIC_MODEL: doc(text.default('claude-sonnet-4-6'), 'Claude model'),
   ANTHROPIC_BASE_URL: doc(url('a URL').optional(), 'Anthropic API base URL (a proxy or a test server)'),
   ANTHROPIC_MAX_TOKENS: doc(int(1, 64000).default('512'), 'longest answer in tokens (the current Messages API takes no temperature)'),
+  // Load: embedding workers, admission control, shutdown
+  EMBED_WORKERS: doc(int(0, 16).default('1'), 'local embedder worker threads (0: on the event loop, blocking it)'),
+  EMBED_THREADS: doc(int(1, 16).default('1'), 'ONNX Runtime threads per embedding worker'),
+  EMBED_QUEUE: doc(int(1, 100000).default('256'), 'embedding batches that may wait for a worker; past it requests get 503 overloaded'),
+  RETRIEVE_CONCURRENCY: doc(int(1, 1000).default('4'), 'retrievals (retrieve, answer, compare) run at once'),
+  RETRIEVE_QUEUE: doc(int(0, 100000).default('8'), 'retrievals waiting for a slot; past it 503 overloaded with Retry-After'),
+  INGEST_CONCURRENCY: doc(int(1, 100).default('1'), 'document writes (POST and DELETE /v1/documents) run at once'),
+  INGEST_QUEUE: doc(int(0, 10000).default('2'), 'document writes waiting for a slot; past it 503 overloaded with Retry-After'),
+  SHUTDOWN_TIMEOUT_MS: doc(int(0, 600000).default('10000'), 'on SIGTERM/SIGINT, how long in-flight requests may run before the server exits'),
+  KEEP_NEO4J: doc(choice(['true', 'false']).default('false'), 'true: leave the embedded Neo4j that `serve` started running when the server exits'),
   // Demo and answers
   DEMO_CORPUS: doc(text.optional(), 'corpus loaded into an empty database at start; "none" disables it', 'bench/data/musique/corpus.jsonl'),
   SSE_HEARTBEAT_MS: doc(int(10, 600000).default('15000'), 'heartbeat comment interval of the SSE answer stream, in ms'),
@@ -155,6 +165,14 @@ export interface Config {
   demoCorpus: string | undefined;
   /** SSE comment lines this often keep proxies from closing an idle answer stream. */
   sseHeartbeatMs: number;
+  /** The local embedder's worker threads (0: in the calling thread), ONNX threads each, and queue bound. */
+  embed: { workers: number; threads: number; maxQueue: number };
+  /** Admission control: requests run at once and waiting, per kind (server/http/admission.ts). */
+  admission: { retrieve: { concurrency: number; queue: number }; ingest: { concurrency: number; queue: number } };
+  /** On SIGTERM/SIGINT, how long in-flight requests may take before the server exits. */
+  shutdownTimeoutMs: number;
+  /** Leave the embedded Neo4j running when the server exits. */
+  keepNeo4j: boolean;
 }
 
 export class ConfigError extends Error {
@@ -205,5 +223,12 @@ export function loadConfig(env: Record<string, string | undefined> = loadDotEnv(
     pprGraphName: e.PPR_GRAPH_NAME,
     demoCorpus: e.DEMO_CORPUS === 'none' ? undefined : (e.DEMO_CORPUS ?? DEFAULT_DEMO_CORPUS),
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
+    embed: { workers: e.EMBED_WORKERS, threads: e.EMBED_THREADS, maxQueue: e.EMBED_QUEUE },
+    admission: {
+      retrieve: { concurrency: e.RETRIEVE_CONCURRENCY, queue: e.RETRIEVE_QUEUE },
+      ingest: { concurrency: e.INGEST_CONCURRENCY, queue: e.INGEST_QUEUE },
+    },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    keepNeo4j: e.KEEP_NEO4J === 'true',
   };
 }

