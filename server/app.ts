@@ -32,7 +32,7 @@ export function createApp(svc: Services): express.Express {
   app.use(documentsRouter(svc));
   app.use(projectionRouter(svc));
   app.use(healthRouter(svc));
-  app.use(openapiRouter());
+  app.use(openapiRouter(svc.embedder));
   // The page at / for trying it out.
   app.use(express.static(path.join(ROOT, 'server', 'public'), { index: 'index.html' }));
 

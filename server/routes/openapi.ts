@@ -45,7 +45,7 @@ const pick = (...codes: (keyof typeof E)[]) => Object.fromEntries(codes.map((c) 
 const RETRIEVAL_ERRORS = pick(400, 409, 413, 415, 503, 504);
 const KEYED: Record<string, string[]>[] = [{ ApiKey: [] }, { Bearer: [] }];
 
-function document(): Record<string, unknown> {
+function document(dimension: number): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-Api-Key' });
   registry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer' });
@@ -56,6 +56,11 @@ function document(): Record<string, unknown> {
     .strict()
     .describe("per-mode parameters; every mode's given are validated, also for a mode not asked to run");
   const Retrieval = registry.register('RetrievalResult', RetrievalResultSchema);
+  const embedding = z
+    .array(z.number())
+    .length(dimension)
+    .optional()
+    .describe(`the question's embedding: exactly ${dimension} finite numbers (this server's embedder), with a finite, non-zero norm`);
   const oneOf = 'one of question or questionEmbedding is required (question wins for full-text and name seeds; questionEmbedding skips embedding)';
 
   registry.registerPath({
@@ -63,7 +68,7 @@ function document(): Record<string, unknown> {
     path: '/v1/retrieve',
     summary: 'One question through one retrieval mode (one Cypher statement)',
     description: oneOf,
-    request: { body: { required: true, content: json(RetrieveBody.extend({ params: anyParams.optional() })) } },
+    request: { body: { required: true, content: json(RetrieveBody.extend({ questionEmbedding: embedding, params: anyParams.optional() })) } },
     responses: { 200: { description: 'the retrieval result', content: json(Retrieval) }, ...RETRIEVAL_ERRORS },
   });
   registry.registerPath({
@@ -85,7 +90,7 @@ function document(): Record<string, unknown> {
     path: '/v1/compare',
     summary: 'The same question through several modes on one embedding, with overlap metrics',
     description: oneOf,
-    request: { body: { required: true, content: json(CompareBody.extend({ params: perMode.optional() })) } },
+    request: { body: { required: true, content: json(CompareBody.extend({ questionEmbedding: embedding, params: perMode.optional() })) } },
     responses: { 200: { description: "each mode's result, Jaccard@5 and rank correlation@10", content: json(CompareResultSchema) }, ...RETRIEVAL_ERRORS },
   });
   registry.registerPath({
@@ -147,11 +152,11 @@ function document(): Record<string, unknown> {
 }
 
 /** GET /v1/openapi.json: the API as the code describes it, built once. */
-export function openapiRouter(): Router {
+export function openapiRouter(embedder: { dimension: number }): Router {
   const router = Router();
   let doc: Record<string, unknown> | undefined;
   router.get('/v1/openapi.json', (_req, res) => {
-    doc ??= document();
+    doc ??= document(embedder.dimension);
     res.json(doc);
   });
   return router;
