@@ -1,0 +1,45 @@
+import { Neo4jError } from 'neo4j-driver';
+import { classifyDbError } from '../../server/db/driver.js';
+
+/** Issue 11, item 4: what Neo4j and the driver say during an outage, start-up or shutdown classify as unavailable (503). */
+const err = (code: string, message: string) => new Neo4jError(message, code, '50N42', 'error: general processing exception');
+
+test.each([
+  // The driver: nothing listens, or the connection dropped.
+  ['ServiceUnavailable', 'Could not perform discovery. No routing servers available.'],
+  ['ServiceUnavailable', 'Failed to connect to server. Please ensure that your database is listening on the correct host and port'],
+  ['SessionExpired', 'Session expired'],
+  // The server, while the database starts or stops (Neo4j 5.26 status codes).
+  [
+    'Neo.TransientError.General.DatabaseUnavailable',
+    'The database is not currently available to serve your request, refer to the database logs for more details. Retrying your request at a later time may succeed.',
+  ],
+  ['Neo.TransientError.General.DatabaseUnavailable', 'Database `neo4j` is unavailable.'],
+  ['Neo.TransientError.Database.DatabaseUnavailable', 'Database is unavailable'],
+  ['Neo.TransientError.General.MemoryPoolOutOfMemoryError', 'The memory pool limit was exceeded'],
+  ['Neo.TransientError.Transaction.Terminated', 'The transaction has been terminated: the database is shutting down.'],
+])('%s (%s) is unavailable', (code, message) => {
+  expect(classifyDbError(err(code, message))).toBe('unavailable');
+});
+
+test('a plain socket error is unavailable', () => {
+  expect(classifyDbError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:7687'), { code: 'ECONNREFUSED' }))).toBe('unavailable');
+});
+
+test.each([
+  [
+    'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration',
+    'The transaction has been terminated. Retry your operation in a new transaction, and you should see a successful result. The transaction has not completed within the timeout specified at its start by the client.',
+    'timeout',
+  ],
+  ['Neo.ClientError.Statement.SyntaxError', 'Invalid input', 'client'],
+  ['Neo.ClientError.Procedure.ProcedureCallFailed', 'Failed to invoke procedure `apoc.util.validate`: GDS projection x does not exist', 'client'],
+  ['Neo.DatabaseError.General.UnknownError', 'something broke', 'other'],
+  ['Neo.TransientError.Transaction.DeadlockDetected', 'ForsetiClient can not acquire ExclusiveLock', 'other'],
+])('%s is not unavailable', (code, message, expected) => {
+  expect(classifyDbError(err(code, message))).toBe(expected);
+});
+
+test('errors are real Neo4jErrors', () => {
+  expect(err('Neo.TransientError.General.DatabaseUnavailable', 'x')).toBeInstanceOf(Neo4jError);
+});
