@@ -79,11 +79,15 @@ export const PPR_PARAMS = {
   passageSeedWeight: {
     schema: num(0, 1),
     default: 0,
-    doc: "also teleport to the passageSeedK densest passages, each at this times its cosine over the best one (HippoRAG 2 uses 0.05)",
+    doc: 'also teleport to the passageSeedK densest passages, each at this times its cosine over the best one (HippoRAG 2 uses 0.05)',
   },
   passageSeedK: { schema: int(0, 500), default: 10, doc: 'dense passages seeded when passageSeedWeight > 0' },
   teleportBuckets: { schema: int(1, 20), default: 4, doc: 'exact weights: the passage seeds are grouped by rank into this many GDS runs' },
-  seedSpecificity: { schema: z.boolean(), default: false, doc: "divide each entity seed's weight by the number of passages that mention it (HippoRAG 2's node specificity)" },
+  seedSpecificity: {
+    schema: z.boolean(),
+    default: false,
+    doc: "divide each entity seed's weight by the number of passages that mention it (HippoRAG 2's node specificity)",
+  },
 } satisfies Record<string, ParamSpec>;
 
 const { seedK, seedMinScore, useNameSeeds, nameSeedK, seedIds, topK } = COMMON_PARAMS;

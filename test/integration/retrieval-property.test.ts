@@ -134,7 +134,20 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
 
   test('gated mode with rrf fusion equals the reference (lexical ranking read from the full-text index)', async () => {
     const question = 'passage 3 text 7 passage 12';
-    const p = { ...common, steps: 3, gate: true, decay: 0.7, threshold: 0.01, frontier: 100, degreeDiscount: 0, graphWeight: 0.4, vectorWeight: 0.6, fusion: 'rrf' as const, lexicalK: 6, rrfK: 60 };
+    const p = {
+      ...common,
+      steps: 3,
+      gate: true,
+      decay: 0.7,
+      threshold: 0.01,
+      frontier: 100,
+      degreeDiscount: 0,
+      graphWeight: 0.4,
+      vectorWeight: 0.6,
+      fusion: 'rrf' as const,
+      lexicalK: 6,
+      rrfK: 60,
+    };
     const res = await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: p });
     const lexical = await driver.executeQuery(
       "CALL db.index.fulltext.queryNodes('passage_text', $q, {limit: $k}) YIELD node RETURN node.id AS id",
@@ -143,7 +156,14 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     );
     const seeds = vectorSeeds(ref, q, p.seedK, p.seedMinScore);
     const act = gatedActivation(ref, q, seeds, p);
-    const expected = selectPassages(ref, q, act, [], p, lexical.records.map((r) => r.get('id') as string));
+    const expected = selectPassages(
+      ref,
+      q,
+      act,
+      [],
+      p,
+      lexical.records.map((r) => r.get('id') as string),
+    );
     expectClose(res.passages, expected.passages, ['score', 'graphScore', 'vectorScore']);
     expect(lexical.records.length).toBeGreaterThan(0);
   });
