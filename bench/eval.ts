@@ -46,7 +46,9 @@ interface Variant {
 
 const USAGE = `usage: npm run eval -- --dataset <folder> [--questions <file.jsonl>] [--modes vector,hybrid,gated,ppr]
                         [--sweep T=1..4,decay=0.3..0.9] [--ablate gate] [--out <dir>] [--limit N]
-                        [--params '{"gated": {...}}'] [--variants '[{"name", "mode", "params"}]']`;
+                        [--params '{"gated": {...}}'] [--variants '[{"name", "mode", "params"}]'] [--peers]
+  --peers also runs neo4j-graphrag's VectorRetriever and HybridRetriever and plain BM25 (bench/peers/,
+          a pinned Python venv) on the same database with the same question embeddings`;
 
 const { values } = parseArgs({
   options: {
@@ -59,6 +61,7 @@ const { values } = parseArgs({
     limit: { type: 'string' },
     params: { type: 'string' },
     variants: { type: 'string' },
+    peers: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -117,9 +120,17 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
 const r4 = (x: number) => Math.round(x * 10000) / 10000;
 
 /** An embedded Neo4j whose data folder is keyed by what was ingested into it. */
-async function openDatabase(cfg: Config, key: string): Promise<{ store: GraphStore; fresh: boolean; stop: () => void }> {
+interface EvalDatabase {
+  store: GraphStore;
+  fresh: boolean;
+  stop: () => void;
+  /** How another client (the peers) reaches the same database. */
+  connection: { uri: string; user: string; password: string; database: string };
+}
+
+async function openDatabase(cfg: Config, key: string): Promise<EvalDatabase> {
   if (process.env.NEO4J_URI) {
-    return { store: GraphStore.connect(cfg.neo4j), fresh: false, stop: () => {} };
+    return { store: GraphStore.connect(cfg.neo4j), fresh: false, stop: () => {}, connection: cfg.neo4j };
   }
   const env = {
     ...process.env,
@@ -137,7 +148,8 @@ async function openDatabase(cfg: Config, key: string): Promise<{ store: GraphSto
   const r = spawnSync(process.execPath, [launcher, 'start'], { env, stdio: 'inherit' });
   if (r.status !== 0) throw new Error('could not start the eval Neo4j');
   const store = GraphStore.connect({ ...cfg.neo4j, uri: `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, password: env.NEO4J_PASSWORD });
-  return { store, fresh, stop: () => spawnSync(process.execPath, [launcher, 'stop'], { env, stdio: 'ignore' }) };
+  const connection = { uri: `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, user: cfg.neo4j.user, password: env.NEO4J_PASSWORD, database: cfg.neo4j.database };
+  return { store, fresh, stop: () => spawnSync(process.execPath, [launcher, 'stop'], { env, stdio: 'ignore' }), connection };
 }
 
 async function ensureCorpus(store: GraphStore, cfg: Config, embedder: Embedder, corpus: string, key: string): Promise<number> {
@@ -154,6 +166,14 @@ async function ensureCorpus(store: GraphStore, cfg: Config, embedder: Embedder, 
   );
   await store.write("MERGE (m:GraphRecallMeta {key: 'evalCorpus'}) SET m.value = $key", { key });
   return seconds;
+}
+
+/** Recall@k (share of the gold ids in the first k) and reciprocal rank of the first gold id. */
+function scoreRanking(ids: string[], goldIds: string[]) {
+  const gold = new Set(goldIds);
+  const recall = (k: number) => (goldIds.length ? ids.slice(0, k).filter((id) => gold.has(id)).length / gold.size : 0);
+  const first = ids.findIndex((id) => gold.has(id));
+  return { passages: ids, recall_at_2: recall(2), recall_at_5: recall(5), recall_at_10: recall(10), rr: first >= 0 ? 1 / (first + 1) : 0 };
 }
 
 async function main() {
@@ -181,12 +201,14 @@ async function main() {
 
   // Every question, every variant, interleaved (rotating order), after one warm-up question.
   const perQuestion: Record<string, unknown>[] = [];
+  const embeddings: { id: string; question: string; embedding: number[]; embedMs: number }[] = [];
   const warm = await embedQuestion(embedder, { question: questions[0].question });
   for (const v of vs) await retrieveTimed(retriever, { mode: v.mode, question: questions[0].question, ...warm, params: v.params });
   const bar = progressBar();
   for (let i = 0; i < questions.length; i++) {
     const q = questions[i];
     const emb = await embedQuestion(embedder, { question: q.question });
+    embeddings.push({ id: q.id, question: q.question, ...emb });
     const results: Record<string, RetrievalResult & { timings: { totalMs: number } }> = {};
     for (let k = 0; k < vs.length; k++) {
       const v = vs[(k + i) % vs.length];
@@ -196,15 +218,8 @@ async function main() {
     for (const v of vs) {
       const r = results[v.name];
       const ids = r.passages.map((p) => p.documentId ?? p.id);
-      const gold = new Set(q.supporting_ids);
-      const recall = (k: number) => (q.supporting_ids.length ? ids.slice(0, k).filter((id) => gold.has(id)).length / gold.size : 0);
-      const first = ids.findIndex((id) => gold.has(id));
       (row.modes as Record<string, unknown>)[v.name] = {
-        passages: ids,
-        recall_at_2: recall(2),
-        recall_at_5: recall(5),
-        recall_at_10: recall(10),
-        rr: first >= 0 ? 1 / (first + 1) : 0,
+        ...scoreRanking(ids, q.supporting_ids),
         totalMs: r.timings.totalMs,
         dbMs: r.timings.dbMs,
         seeds: r.seeds.map((s) => s.name),
@@ -212,6 +227,33 @@ async function main() {
     }
     perQuestion.push(row);
     bar({ stage: 'questions', done: i + 1, total: questions.length });
+  }
+
+  // The peers, on the same database and the same embeddings, after our modes (not interleaved:
+  // they run in another process). Their latency is the search call alone, so the total adds
+  // the same question's embedding time.
+  const reportNames = vs.map((v) => v.name);
+  let peerVersions: Record<string, string> | undefined;
+  if (values.peers) {
+    const { runPeers } = await import('./peers/index.js');
+    const peers = await runPeers({ ...db.connection, k: 10, questions: embeddings });
+    peerVersions = peers.versions;
+    const docOf = new Map<string, string>();
+    const allIds = [...new Set(Object.values(peers.results).flatMap((hits) => hits.flatMap((h) => h.passages)))];
+    const res = await store.read('MATCH (p:Passage) WHERE p.id IN $ids RETURN p.id AS id, coalesce(p.documentId, p.id) AS doc', { ids: allIds });
+    for (const r of res.records) docOf.set(r.get('id'), r.get('doc'));
+    for (const [name, hits] of Object.entries(peers.results)) {
+      reportNames.push(name);
+      for (const [i, h] of hits.entries()) {
+        const row = perQuestion[i];
+        const ids = h.passages.map((id) => docOf.get(id) ?? id);
+        (row.modes as Record<string, unknown>)[name] = {
+          ...scoreRanking(ids, questions[i].supporting_ids),
+          totalMs: h.ms + embeddings[i].embedMs,
+          dbMs: h.ms,
+        };
+      }
+    }
   }
 
   // Answers (EM/F1) only with Claude; nothing is ever invented offline.
@@ -241,10 +283,10 @@ async function main() {
     questionsFile,
     n: questions.length,
     modes: Object.fromEntries(
-      vs.map((v) => {
-        const ms = perQuestion.map((r) => (r.modes as Record<string, Record<string, number>>)[v.name]);
+      reportNames.map((name) => {
+        const ms = perQuestion.map((r) => (r.modes as Record<string, Record<string, number>>)[name]);
         return [
-          v.name,
+          name,
           {
             recall_at_2: r4(mean(ms.map((m) => m.recall_at_2))),
             recall_at_5: r4(mean(ms.map((m) => m.recall_at_5))),
@@ -262,12 +304,18 @@ async function main() {
                 95,
               ),
             ),
+            p50_db_ms: r4(
+              pct(
+                ms.map((m) => m.dbMs),
+                50,
+              ),
+            ),
           },
         ];
       }),
     ),
   };
-  const names = vs.map((v) => v.name);
+  const names = reportNames;
   const agreement =
     names.includes('gated') && names.includes('ppr')
       ? {
@@ -292,7 +340,13 @@ async function main() {
 
   const out = path.resolve(values.out ?? path.join(ROOT, 'bench', 'out', path.basename(dataset)));
   fs.mkdirSync(out, { recursive: true });
-  const versions = { node: process.version, embedder: embedder.id, extractor: cfg.extractor, commit: gitCommit() };
+  const versions = {
+    node: process.version,
+    embedder: embedder.id,
+    extractor: cfg.extractor,
+    commit: gitCommit(),
+    ...(peerVersions ? { peers: peerVersions } : {}),
+  };
   fs.writeFileSync(
     path.join(out, 'results.json'),
     JSON.stringify({ summary, agreement, answers, versions, ingestSeconds, variants: vs, questions: perQuestion }, null, 2),
@@ -303,12 +357,12 @@ async function main() {
     '',
     `Questions: \`${path.relative(ROOT, questionsFile)}\`; embedder ${embedder.id}; extractor ${cfg.extractor}; commit ${versions.commit.slice(0, 10)}.`,
     '',
-    '| mode | Recall@2 | Recall@5 | Recall@10 | MRR | p50 ms | p95 ms | EM | F1 |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...vs.map((v) => {
-      const m = summary.modes[v.name];
-      const a = answers === 'not run' ? null : answers[v.name];
-      return `| ${v.name} | ${m.recall_at_2.toFixed(3)} | ${m.recall_at_5.toFixed(3)} | ${m.recall_at_10.toFixed(3)} | ${m.mrr.toFixed(3)} | ${m.p50_ms.toFixed(1)} | ${m.p95_ms.toFixed(1)} | ${a ? a.em.toFixed(3) : 'not run'} | ${a ? a.f1.toFixed(3) : 'not run'} |`;
+    '| mode | Recall@2 | Recall@5 | Recall@10 | MRR | p50 ms | p95 ms | p50 db ms | EM | F1 |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...reportNames.map((name) => {
+      const m = summary.modes[name];
+      const a = answers === 'not run' ? null : answers[name];
+      return `| ${name} | ${m.recall_at_2.toFixed(3)} | ${m.recall_at_5.toFixed(3)} | ${m.recall_at_10.toFixed(3)} | ${m.mrr.toFixed(3)} | ${m.p50_ms.toFixed(1)} | ${m.p95_ms.toFixed(1)} | ${m.p50_db_ms.toFixed(1)} | ${a ? a.em.toFixed(3) : 'not run'} | ${a ? a.f1.toFixed(3) : 'not run'} |`;
     }),
     '',
     agreement ? `gated vs ppr: Jaccard@5 ${agreement.jaccard_at_5.toFixed(3)}, rank correlation@10 ${agreement.rank_correlation_at_10.toFixed(3)}` : '',
@@ -319,21 +373,23 @@ async function main() {
     path.join(out, 'recall.svg'),
     barChartSvg(
       `Recall@5 by mode - ${summary.dataset}`,
-      vs.map((v) => ({ label: v.name, value: summary.modes[v.name].recall_at_5 })),
+      reportNames.map((name) => ({ label: name, value: summary.modes[name].recall_at_5 })),
     ),
   );
   fs.writeFileSync(
     path.join(out, 'latency.svg'),
     latencyChartSvg(
       `Latency by mode - ${summary.dataset}`,
-      vs.map((v) => ({ label: v.name, values: perQuestion.map((r) => (r.modes as Record<string, { totalMs: number }>)[v.name].totalMs) })),
+      reportNames.map((name) => ({ label: name, values: perQuestion.map((r) => (r.modes as Record<string, { totalMs: number }>)[name].totalMs) })),
     ),
   );
   console.log(md);
   console.log(`reports in ${path.relative(ROOT, out) || out}`);
   await store.close();
   if (!process.env.EVAL_KEEP_DB) db.stop();
-  console.log(vs.map((v) => `${v.name}: R@5 ${summary.modes[v.name].recall_at_5.toFixed(3)} p50 ${summary.modes[v.name].p50_ms.toFixed(0)}ms`).join(' | '));
+  console.log(
+    reportNames.map((name) => `${name}: R@5 ${summary.modes[name].recall_at_5.toFixed(3)} p50 ${summary.modes[name].p50_ms.toFixed(0)}ms`).join(' | '),
+  );
 }
 
 main().catch((e) => {
