@@ -4,7 +4,8 @@ import type { GraphStore } from './graph/store.js';
 import { manageProjection, type ProjectionState } from './retrieval/projection.js';
 
 export interface Health {
-  status: 'ok' | 'degraded' | 'unavailable';
+  /** building: all is well but the ppr projection is being (re)built in the background. */
+  status: 'ok' | 'building' | 'degraded' | 'unavailable';
   database: { reachable: boolean; latencyMs?: number; version?: string; error?: string };
   migrations?: { applied: number; pending: string[] };
   indexes?: { name: string; type: string; state: string; populationPercent: number }[];
@@ -35,9 +36,11 @@ export async function health(store: GraphStore, emb: Embedder, graphName: string
     } catch (e) {
       projection = { error: String((e as Error).message) };
     }
-    const degraded = pending.length > 0 || indexes.some((i) => i.state !== 'ONLINE') || !('exists' in projection) || !projection.exists || !projection.fresh;
+    const schemaProblem = pending.length > 0 || indexes.some((i) => i.state !== 'ONLINE');
+    const projectionOk = 'exists' in projection && projection.exists && projection.fresh;
+    const building = 'building' in projection && projection.building;
     return {
-      status: degraded ? 'degraded' : 'ok',
+      status: schemaProblem || (!projectionOk && !building) ? 'degraded' : projectionOk ? 'ok' : 'building',
       database: { reachable: true, latencyMs, version: v.records[0].get('v') },
       migrations: { applied: names.length, pending },
       indexes,

@@ -145,7 +145,7 @@ export const ProjectionStateSchema = z.object({
 });
 
 export const HealthSchema = z.object({
-  status: z.enum(['ok', 'degraded', 'unavailable']),
+  status: z.enum(['ok', 'building', 'degraded', 'unavailable']),
   database: z.object({ reachable: z.boolean(), latencyMs: z.number().optional(), version: z.string().optional(), error: z.string().optional() }),
   migrations: z.object({ applied: z.number().int(), pending: z.array(z.string()) }).optional(),
   indexes: z.array(z.object({ name: z.string(), type: z.string(), state: z.string(), populationPercent: z.number() })).optional(),

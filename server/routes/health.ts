@@ -3,7 +3,7 @@ import { health } from '../health.js';
 import { route } from '../http/handlers.js';
 import type { Services } from '../services.js';
 
-/** GET /v1/health: 200 when the database answers (status ok or degraded), 503 when it does not. */
+/** GET /v1/health: 200 when the database answers (status ok, building or degraded), 503 when it does not. */
 export function healthRouter(svc: Services): Router {
   const router = Router();
   router.get(

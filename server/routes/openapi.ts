@@ -122,7 +122,7 @@ function document(dimension: number): Record<string, unknown> {
     path: '/v1/health',
     summary: 'Database reachability, migrations, index states, projection state',
     responses: {
-      200: { description: 'the database answers (status ok or degraded)', content: json(HealthSchema) },
+      200: { description: 'the database answers (status ok, building or degraded)', content: json(HealthSchema) },
       503: { description: 'the database does not answer', headers: retryAfter, content: json(HealthSchema) },
     },
   });
