@@ -8,7 +8,7 @@
  *   NEO4J_URI=bolt://127.0.0.1:7687 NEO4J_PASSWORD=... npx tsx bench/health-under-ingest.ts [--workers 0,1] [--kb 200]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -43,6 +43,7 @@ function start(workers: string): Promise<{ child: ChildProcess; url: string }> {
     let buf = '';
     child.stdout!.on('data', (c: Buffer) => {
       buf += c.toString();
+      if (process.env.BENCH_SERVER_LOG) appendFileSync(process.env.BENCH_SERVER_LOG, c);
       const m = /"url":"(http:[^"]+)".*graph-recall listening/.exec(buf);
       if (m) resolve({ child, url: m[1]! });
     });
@@ -92,9 +93,21 @@ for (const workers of values.workers!.split(',')) {
     req.end(payload);
   });
   const lat: number[] = [];
+  let errors = 0;
   while (!done) {
     const t = performance.now();
-    await fetch(`${url}/v1/health`).then((r) => r.arrayBuffer());
+    // A fresh connection each time (agent: false): a keep-alive socket may be closed by the server as it is reused.
+    await new Promise<void>((resolve) => {
+      http
+        .get(`${url}/v1/health`, { agent: false }, (r) => {
+          r.resume();
+          r.on('end', () => resolve());
+        })
+        .on('error', () => {
+          errors++;
+          resolve();
+        });
+    });
     lat.push(performance.now() - t);
     peak = Math.max(peak, rssMiB(child.pid!));
     await new Promise((r) => setTimeout(r, 50));
@@ -106,7 +119,7 @@ for (const workers of values.workers!.split(',')) {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
   rows.push(
-    `EMBED_WORKERS=${workers} | ${doc.text.length} | ${res.status} ${res.body.passages ?? ''} | ${ingestS.toFixed(1)} | ${lat.length} | ${pct(lat, 50).toFixed(0)} | ${pct(lat, 99).toFixed(0)} | ${Math.max(...lat).toFixed(0)} | ${rssBefore} | ${peak} | ${rssAfter}`,
+    `EMBED_WORKERS=${workers} | ${doc.text.length} | ${res.status} ${res.body.passages ?? ''} | ${ingestS.toFixed(1)} | ${lat.length} (${errors} failed) | ${pct(lat, 50).toFixed(0)} | ${pct(lat, 99).toFixed(0)} | ${Math.max(...lat).toFixed(0)} | ${rssBefore} | ${peak} | ${rssAfter}`,
   );
 }
 console.log('setting | doc chars | POST status, passages | ingest s | health calls | p50 ms | p99 ms | max ms | RSS before MiB | peak | after (+3 s)');
