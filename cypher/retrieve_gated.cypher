@@ -21,7 +21,7 @@
 //   graphWeight        weight of the normalised graph score in the blend (default 0.4)
 //   vectorWeight       weight of the passage's own cosine to the question (default 0.6)
 //   hubExponent        entity weight is divided by (passages mentioning it) ^ hubExponent (default 0.5)
-//   fusion             passage ranking: blend = graphWeight x graph score + vectorWeight x cosine; rrf = reciprocal rank fusion of the graph, dense and full-text rankings (default 'blend')
+//   fusion             passage ranking: blend = graphWeight x graph score + vectorWeight x cosine; rrf = reciprocal rank fusion of the graph, dense and full-text rankings (default 'rrf')
 //   lexicalK           rrf only: passages from the full-text index (BM25 over title and text) added as candidates and ranked (default 20)
 //   rrfK               rrf only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in (default 60)
 //   relTypes           relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
@@ -46,7 +46,7 @@
 // :param graphWeight => 0.4;
 // :param vectorWeight => 0.6;
 // :param hubExponent => 0.5;
-// :param fusion => 'blend';
+// :param fusion => 'rrf';
 // :param lexicalK => 20;
 // :param rrfK => 60;
 // :param relTypes => ['RELATED', 'SAME_AS'];

@@ -121,7 +121,7 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     { steps: 5, gate: true, degreeDiscount: 0.5, frontier: 4 },
     { steps: 2, gate: true, degreeDiscount: 1, frontier: 7 },
   ])('gated mode equals the reference (%o)', async (g) => {
-    const p = { ...common, ...g, decay: 0.7, threshold: 0.01, graphWeight: 0.4, vectorWeight: 0.6 };
+    const p = { ...common, ...g, decay: 0.7, threshold: 0.01, graphWeight: 0.4, vectorWeight: 0.6, fusion: 'blend' as const };
     const res = await retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: p });
     const seeds = vectorSeeds(ref, q, p.seedK, p.seedMinScore);
     expectClose(res.seeds, seeds, ['activation']);
@@ -169,7 +169,7 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
   });
 
   test.each([{ exactWeights: true }, { exactWeights: false }])('ppr mode equals the reference (%o)', async ({ exactWeights }) => {
-    const p = { ...common, dampingFactor: 0.5, maxIterations: 200, tolerance: 1e-12, exactWeights, graphWeight: 0.7, vectorWeight: 0.3 };
+    const p = { ...common, dampingFactor: 0.5, maxIterations: 200, tolerance: 1e-12, exactWeights, graphWeight: 0.7, vectorWeight: 0.3, fusion: 'blend' as const };
     const res = await retriever.retrieve({ mode: 'ppr', questionEmbedding: q, params: p });
     const seeds = vectorSeeds(ref, q, p.seedK, p.seedMinScore);
     const teleport = exactWeights ? seeds : seeds.map((s) => ({ ...s, activation: 1 }));

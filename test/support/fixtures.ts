@@ -73,11 +73,18 @@ export function withCosine(q: number[], cosine: number, rand: () => number): num
 /**
  * The property graph-recall exists for: the answer passage mentions only a
  * bridge entity and the answer entity, both two hops from what the question
- * names, and its text looks little like the question (cosine 0.15). Four
- * distractor passages look twice as much like it (0.3) but are about
- * unrelated things, so plain vector search ranks the answer sixth.
+ * names, and its text looks nothing like the question (cosine 0.05). Four
+ * distractor passages look far more like it (0.45) but are about unrelated
+ * things, so plain vector search ranks the answer sixth.
  */
-export function bridgeFixture(seed = 7): { graph: FixtureGraph; question: number[]; answerPassage: string; bridgeEntity: string; seedEntity: string } {
+export function bridgeFixture(seed = 7): {
+  graph: FixtureGraph;
+  question: number[];
+  answerPassage: string;
+  distractors: string[];
+  bridgeEntity: string;
+  seedEntity: string;
+} {
   const rand = rng(seed);
   const q = randomUnit(rand, TEST_DIM);
   const ent = (id: string, name: string, nameCos: number, descCos: number): FixtureEntity => ({
@@ -106,14 +113,14 @@ export function bridgeFixture(seed = 7): { graph: FixtureGraph; question: number
       id: 'p-answer',
       title: 'Analytical Engine',
       text: 'Charles Babbage designed the Analytical Engine.',
-      embedding: withCosine(q, 0.15, rand),
+      embedding: withCosine(q, 0.05, rand),
       mentions: ['e-babbage', 'e-engine'],
     },
     ...[1, 2, 3, 4].map((i) => ({
       id: `p-d${i}`,
       title: `Distractor ${i}`,
       text: `A passage that resembles the question, number ${i}.`,
-      embedding: withCosine(q, 0.3, rand),
+      embedding: withCosine(q, 0.45, rand),
       mentions: [`e-d${i}`],
     })),
     ...[1, 2, 3, 4, 5, 6].map((i) => ({
@@ -129,5 +136,12 @@ export function bridgeFixture(seed = 7): { graph: FixtureGraph; question: number
     { from: 'e-babbage', to: 'e-engine', type: 'RELATED', predicate: 'designed' },
     ...[1, 2, 3, 4, 5, 6].map((i) => ({ from: `e-n${i}`, to: `e-n${(i % 6) + 1}`, type: 'RELATED', predicate: 'near' })),
   ];
-  return { graph: { entities, passages, relations }, question: q, answerPassage: 'p-answer', bridgeEntity: 'e-babbage', seedEntity: 'e-ada' };
+  return {
+    graph: { entities, passages, relations },
+    question: q,
+    answerPassage: 'p-answer',
+    distractors: ['p-d1', 'p-d2', 'p-d3', 'p-d4'],
+    bridgeEntity: 'e-babbage',
+    seedEntity: 'e-ada',
+  };
 }
