@@ -21,6 +21,7 @@ import { createLogger, type Logger } from './logger.js';
 import { Retriever } from './retrieval/client.js';
 import { ensureProjection } from './retrieval/projection.js';
 import type { Services } from './services.js';
+import { MODE_NAMES } from './retrieval/params.js';
 
 export interface ServiceOverrides {
   embedder?: Embedder;
@@ -113,6 +114,28 @@ export async function loadDemoIfEmpty(svc: Services): Promise<void> {
   logger.info({ passages: summary.passages, entities: summary.entities, seconds: summary.seconds }, 'demo corpus loaded');
 }
 
+/**
+ * Runs each mode once before the port opens: the first run of a long statement
+ * pays for its query plan (seconds on a busy machine), which a user's first
+ * question would otherwise pay, up to a 504. Failures are only logged.
+ */
+async function warmUp(svc: Services): Promise<void> {
+  const t0 = performance.now();
+  try {
+    const res = await svc.store.read('MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding AS e LIMIT 1');
+    const embedding = res.records[0]?.get('e') as number[] | undefined;
+    if (!embedding || embedding.length !== svc.embedder.dimension) return;
+    for (const mode of MODE_NAMES) {
+      await svc.retriever.retrieve({ mode, question: 'warm up', questionEmbedding: embedding }).catch((e) => {
+        svc.logger.debug({ mode, err: String((e as Error).message).slice(0, 200) }, 'warm-up query failed');
+      });
+    }
+    svc.logger.info({ ms: Math.round(performance.now() - t0) }, 'statements warmed up');
+  } catch (e) {
+    svc.logger.debug({ err: String((e as Error).message).slice(0, 200) }, 'warm-up skipped');
+  }
+}
+
 export interface RunningServer {
   url: string;
   services: Services;
@@ -143,6 +166,7 @@ export async function startServer(config: Config, overrides: ServiceOverrides = 
     if (projection !== 'none') logger.info({ graphName: config.pprGraphName }, 'ppr projection built');
     const served: Config = { ...config, traverseTypes: allowed };
     svc = { ...svc, config: served, retriever: createRetriever(store, served) };
+    await warmUp(svc);
   } catch (e) {
     await store.close();
     throw e;

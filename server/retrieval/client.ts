@@ -131,7 +131,9 @@ export class Retriever {
       if (req.explain) result.explain = { file: `cypher/${MODES[req.mode].file}`, params: paramBlock(queryParams) };
       return result;
     } catch (e) {
-      if (projectionMissing(e)) {
+      // A GDS call that fails while this server swaps the projection is the swap, not a defect.
+      const duringSwap = req.mode === 'ppr' && this.projection.building && /gds\./i.test(String((e as Error)?.message ?? ''));
+      if (projectionMissing(e) || duringSwap) {
         // Missing (a restart, a drop), stale (a write) or swapped out under us: rebuilt in the background.
         this.projection.heal();
         const wait = this.projection.retryAfterSeconds();

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Driver } from 'neo4j-driver';
 import { PROJECTION_TYPES } from '../graph/facts.js';
+import { setProjectionState } from '../metrics.js';
 import { CYPHER_DIR } from './render.js';
 
 export type ProjectionAction = 'create' | 'refresh' | 'drop' | 'status';
@@ -156,9 +157,18 @@ export class ProjectionManager {
   }
 
   private start(): Promise<void> {
-    const run = this.rebuild().finally(() => {
-      if (this.current === run) this.current = null;
-    });
+    setProjectionState('building');
+    const run = this.rebuild()
+      .then(
+        () => setProjectionState(this.lastError ? 'missing' : 'ready'),
+        (e) => {
+          setProjectionState('missing');
+          throw e;
+        },
+      )
+      .finally(() => {
+        if (this.current === run) this.current = null;
+      });
     this.current = run;
     return run;
   }

@@ -7,6 +7,7 @@ import { modeSchema, questionFields, questionSchema } from '../http/schemas.js';
 import { SseWriter } from '../http/sse.js';
 import { round } from '../retrieval/client.js';
 import { embedQuestion, retrieveTimed, validateParams } from '../retrieval/service.js';
+import { observeRetrieval } from '../metrics.js';
 import type { Services } from '../services.js';
 
 export const AnswerBody = z
@@ -33,6 +34,7 @@ export function answerRouter(svc: Services): Router {
       const q = await embedQuestion(svc.embedder, body);
       // One retrieval statement; errors here still get a proper HTTP status.
       const r = await retrieveTimed(svc.retriever, { mode: body.mode, question: body.question, ...q, params }, signal);
+      observeRetrieval(body.mode, r.timings);
       const passages = r.passages.slice(0, body.topK);
       const gen = await svc.generator();
       const stream = gen.stream(
