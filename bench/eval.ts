@@ -5,7 +5,7 @@
  *   npm run eval -- --dataset <folder> [--questions <file.jsonl>] [--modes vector,hybrid,gated,ppr]
  *                   [--sweep T=1..4,decay=0.3..0.9] [--ablate gate] [--out <dir>] [--limit N]
  *
- * The folder holds corpus.jsonl and dev.jsonl (../shared/data format). The
+ * The folder holds corpus.jsonl and dev.jsonl (the bench/data format). The
  * corpus is ingested once into its own embedded Neo4j data folder, keyed by
  * the corpus hash, the embedder and the extractor (.data/eval/<key>), so
  * switching datasets costs a restart, not a re-ingest. With NEO4J_URI set, that
