@@ -169,7 +169,16 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
   });
 
   test.each([{ exactWeights: true }, { exactWeights: false }])('ppr mode equals the reference (%o)', async ({ exactWeights }) => {
-    const p = { ...common, dampingFactor: 0.5, maxIterations: 200, tolerance: 1e-12, exactWeights, graphWeight: 0.7, vectorWeight: 0.3, fusion: 'blend' as const };
+    const p = {
+      ...common,
+      dampingFactor: 0.5,
+      maxIterations: 200,
+      tolerance: 1e-12,
+      exactWeights,
+      graphWeight: 0.7,
+      vectorWeight: 0.3,
+      fusion: 'blend' as const,
+    };
     const res = await retriever.retrieve({ mode: 'ppr', questionEmbedding: q, params: p });
     const seeds = vectorSeeds(ref, q, p.seedK, p.seedMinScore);
     const teleport = exactWeights ? seeds : seeds.map((s) => ({ ...s, activation: 1 }));
