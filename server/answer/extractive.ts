@@ -13,13 +13,32 @@ const terms = (s: string) =>
     .match(/[\p{L}\p{N}]+/gu)
     ?.filter((t) => !STOP.has(t)) ?? [];
 
-/** Sentences, keeping abbreviations like "U.S." and initials together. */
+/** Titles and abbreviations after which a period does not end a sentence ("Hon. Winnie Kiiza"). */
+const ABBREVIATIONS = new Set(
+  'hon dr mr mrs ms st jr sr prof gen col lt sgt capt cmdr adm rev gov sen rep pres mt ft no nos vs etc inc ltd co corp dept est fig maj op vol jan feb mar apr jun jul aug sep sept oct nov dec'.split(
+    ' ',
+  ),
+);
+
+/** True when a chunk ends with an abbreviation, an initial ("A.") or a dotted acronym ("U.S."). */
+function endsWithAbbreviation(chunk: string): boolean {
+  const m = chunk.match(/(?:^|[\s("'])((?:\p{L}\.)*\p{L}+)\.$/u);
+  if (!m) return false;
+  const word = m[1];
+  if (/^\p{Lu}$/u.test(word)) return true;
+  if (/^(?:\p{L}\.)+\p{L}$/u.test(word)) return true;
+  return ABBREVIATIONS.has(word.toLowerCase());
+}
+
+/** Sentences, keeping titles ("Hon.", "Dr."), initials ("A. B. Smith") and acronyms ("U.S.") inside them. */
 export function sentences(text: string): string[] {
-  return text
-    .replace(/\s+/g, ' ')
-    .split(/(?<=[.!?])\s+(?=[A-Z0-9"'(])/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  const out: string[] = [];
+  for (const piece of text.replace(/\s+/g, ' ').split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'(])/u)) {
+    const last = out.length - 1;
+    if (last >= 0 && endsWithAbbreviation(out[last])) out[last] = `${out[last]} ${piece}`;
+    else out.push(piece);
+  }
+  return out.map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
 /**
