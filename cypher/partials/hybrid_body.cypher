@@ -16,9 +16,9 @@ CALL () {
     UNION ALL
     // Lowercased words only, so no Lucene operator or syntax reaches the index,
     // and at most 256 of them (Lucene refuses more than 1,024 clauses).
-    WITH trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) AS q
+    WITH {{WORDS(coalesce($question, ''))}} AS q
     WHERE q <> ''
-    CALL db.index.fulltext.queryNodes('passage_text', apoc.text.join(split(q, ' ')[0..256], ' '), {limit: $hybridK}) YIELD node
+    CALL db.index.fulltext.queryNodes('passage_text', {{LUCENE(q)}}, {limit: $hybridK}) YIELD node
     WITH collect(node) AS hits
     UNWIND range(0, size(hits) - 1) AS i
     RETURN hits[i] AS node, 1.0 / ($rrfK + i + 1) AS rrf

@@ -13,13 +13,13 @@ CALL () {
   WHERE cosine >= $seedMinScore
   RETURN node, cosine, 0.0 AS fixed, 'vector' AS source
   UNION ALL
-  WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q
+  WITH ' ' + {{WORDS(coalesce($question, ''))}} + ' ' AS q
   WHERE $useNameSeeds AND $nameSeedK > 0 AND trim(q) <> ''
   // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
-  CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q), ' ')[0..256], ' '), {limit: 50}) YIELD node
+  CALL db.index.fulltext.queryNodes('entity_name', {{LUCENE(trim(q))}}, {limit: 50}) YIELD node
   WITH q, node
   WHERE size(node.name) >= 3 AND node.name <> toLower(node.name)
-    AND q CONTAINS ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '
+    AND q CONTAINS ' ' + {{WORDS(node.name)}} + ' '
   WITH node LIMIT $nameSeedK
   RETURN node, null AS cosine, 1.0 AS fixed, 'name' AS source
   UNION ALL

@@ -32,9 +32,9 @@ CALL (topEntities, extraCandidates) {
   // Lexical candidates (rrf fusion only): the $lexicalK best passages by
   // full-text (BM25 over title and text), lowercased words, at most 256.
   CALL () {
-    WITH trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) AS q
+    WITH {{WORDS(coalesce($question, ''))}} AS q
     WHERE $fusion = 'rrf' AND $lexicalK > 0 AND q <> ''
-    CALL db.index.fulltext.queryNodes('passage_text', apoc.text.join(split(q, ' ')[0..256], ' '), {limit: $lexicalK}) YIELD node
+    CALL db.index.fulltext.queryNodes('passage_text', {{LUCENE(q)}}, {limit: $lexicalK}) YIELD node
     WITH collect(node) AS hits
     RETURN [i IN range(0, size(hits) - 1) | {p: hits[i], g: 0.0, lexicalRank: i + 1}] AS lexicalSide
   }

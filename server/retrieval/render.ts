@@ -15,7 +15,19 @@ export const MAX_STEPS = 5;
 export const CYPHER_DIR = path.join(ROOT, 'cypher');
 const PARTIALS = path.join(CYPHER_DIR, 'partials');
 
-const partial = (name: string) => fs.readFileSync(path.join(PARTIALS, `${name}.cypher`), 'utf8').trimEnd();
+/**
+ * Macros shared by every statement that searches a full-text index, so the
+ * rule lives in one place: {{WORDS(x)}} is x as lowercased words (no Lucene
+ * operator or syntax survives), {{LUCENE(x)}} the first 256 of those words
+ * (Lucene refuses queries of more than 1,024 clauses).
+ */
+const MACROS: [RegExp, string][] = [
+  [/\{\{WORDS\((.+?)\)\}\}/g, String.raw`trim(apoc.text.regreplace(toLower($1), '[^\\p{L}\\p{N}]+', ' '))`],
+  [/\{\{LUCENE\((.+?)\)\}\}/g, "apoc.text.join(split($1, ' ')[0..256], ' ')"],
+];
+
+const partial = (name: string) =>
+  MACROS.reduce((text, [pattern, expansion]) => text.replace(pattern, expansion), fs.readFileSync(path.join(PARTIALS, `${name}.cypher`), 'utf8')).trimEnd();
 
 const SHORT_ESCAPES: Record<string, string> = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
 
