@@ -6,6 +6,7 @@ import zlib from 'node:zlib';
 import { chunkText, deriveDocumentId, readFolder, readHetionet, readJsonl, toPassages } from '../../server/ingest/sources/index.js';
 import type { ReadItem, SourceDocument, SourceProblem } from '../../server/ingest/types.js';
 import { ROOT } from '../../server/config.js';
+import { readAll } from '../../server/ingest/documents.js';
 
 /** The development datasets, committed with the repository. */
 const BENCH_DATA = path.join(ROOT, 'bench', 'data');
@@ -21,13 +22,8 @@ function write(name: string, content: string | Buffer): string {
 }
 
 async function collect(gen: AsyncGenerator<ReadItem>): Promise<{ docs: SourceDocument[]; problems: SourceProblem[] }> {
-  const docs: SourceDocument[] = [];
-  const problems: SourceProblem[] = [];
-  for await (const item of gen) {
-    if ('document' in item) docs.push(item.document);
-    else problems.push(item.problem);
-  }
-  return { docs, problems };
+  const { documents, problems } = await readAll(gen);
+  return { docs: documents, problems };
 }
 
 /** Deterministic prose: sentences of short words, no two sentences alike. */
