@@ -30,7 +30,7 @@ export default async function globalSetup(): Promise<void> {
     ...process.env,
     NEO4J_BOLT_PORT: process.env.TEST_NEO4J_BOLT_PORT || '17687',
     NEO4J_HTTP_PORT: process.env.TEST_NEO4J_HTTP_PORT || '17474',
-    NEO4J_DATA_DIR: '.data/neo4j-test',
+    NEO4J_DATA_DIR: process.env.TEST_NEO4J_DATA_DIR || '.data/neo4j-test',
     NEO4J_PASSWORD: 'graph-recall-test',
     NEO4J_HEAP: process.env.NEO4J_HEAP || '2g',
   };
