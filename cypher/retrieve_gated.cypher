@@ -25,12 +25,15 @@
 //   lexicalK           rrf only: passages from the full-text index (BM25 over title and text) added as candidates and ranked (default 20)
 //   rrfK               rrf only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in (default 60)
 //   relTypes           relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
+//   pathK              evidence paths from a seed are found for this many of the most activated non-seed entities (default 10)
+//   factK              facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the seeds' own relationships) (default 20)
 //   steps              propagation steps T (1-5) (default 3)
 //   decay              activation multiplier per hop (default 0.7)
 //   threshold          a node spreads only when its activation exceeds this; smaller inflows are dropped (default 0.01)
 //   gate               multiply each hop by max(0, cos(neighbour's description embedding, question)); false is the ungated ablation (default true)
 //   frontier           per step, at most this many sources spread and this many nodes receive (default 100)
 //   degreeDiscount     a source's outflow is divided by its degree ^ degreeDiscount (hub damping; 0 = off) (default 0)
+//   trace              also return the trace: per step, each node that received activation, its sources, gate value and inflow (explain: true sets it) (default false)
 //
 // To run in Neo4j Browser or cypher-shell, set the parameters first (copy, remove the leading "// "):
 // :param question => '';
@@ -50,12 +53,15 @@
 // :param lexicalK => 20;
 // :param rrfK => 60;
 // :param relTypes => ['RELATED', 'SAME_AS'];
+// :param pathK => 10;
+// :param factK => 20;
 // :param steps => 3;
 // :param decay => 0.7;
 // :param threshold => 0.01;
 // :param gate => true;
 // :param frontier => 100;
 // :param degreeDiscount => 0;
+// :param trace => false;
 // :param questionEmbedding => COLLECT { MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding LIMIT 1 }[0];
 // ---- 1. seed mapping -------------------------------------------------------
 // Vector seeds: the question embedding against the entity index. HNSW is
@@ -95,7 +101,7 @@ WITH [s IN raw | s {.*, activation: CASE
 // ---- 2. gated spreading activation ------------------------------------------
 // act maps elementId -> activation and lives only in this statement: nothing
 // is written to the graph. Each step block below runs when $steps >= its number.
-WITH seeds, apoc.map.fromPairs([s IN seeds | [elementId(s.node), s.activation]]) AS act
+WITH seeds, apoc.map.fromPairs([s IN seeds | [elementId(s.node), s.activation]]) AS act, [] AS trace
 // step 1: every node above $threshold (the $frontier most active) spreads
 // to neighbours less active than itself; a neighbour v receives
 // decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount), gate(v) = max(0, cos(v.descriptionEmbedding, q)).
@@ -112,18 +118,24 @@ CALL (act) {
   WITH DISTINCT src, srcAct, dst
   WITH src, srcAct, dst, CASE WHEN $degreeDiscount = 0 THEN 1.0
          ELSE toFloat(COUNT { (src)-[r2]-(:Entity) WHERE type(r2) IN $relTypes }) ^ (-$degreeDiscount) END AS discount
-  WITH dst, sum(srcAct * discount) AS inflow
-  WITH dst, $decay * inflow * CASE
+  // With $trace (explain), each receiver also keeps its sources and their shares.
+  WITH dst, sum(srcAct * discount) AS inflow,
+       collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: srcAct * discount} END) AS sources
+  WITH dst, inflow, sources, CASE
          WHEN NOT $gate THEN 1.0
          WHEN dst.descriptionEmbedding IS NULL THEN 0.0
-         ELSE apoc.coll.max([gds.similarity.cosine(dst.descriptionEmbedding, $questionEmbedding), 0.0]) END AS incoming
+         ELSE apoc.coll.max([gds.similarity.cosine(dst.descriptionEmbedding, $questionEmbedding), 0.0]) END AS gate
+  WITH dst, inflow, sources, gate, $decay * inflow * gate AS incoming
   WHERE incoming > $threshold
-  WITH dst, incoming
+  WITH dst, inflow, sources, gate, incoming
   ORDER BY incoming DESC, dst.id
   LIMIT $frontier
-  RETURN collect([elementId(dst), incoming]) AS deltas
+  RETURN collect([elementId(dst), incoming]) AS deltas,
+         collect(CASE WHEN $trace THEN {id: dst.id, name: dst.name, before: coalesce(act[elementId(dst)], 0.0), inflow: inflow,
+                                        gate: gate, incoming: incoming, sources: sources} END) AS received
 }
-WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act
+WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act,
+     trace + CASE WHEN $trace AND $steps >= 1 THEN [{step: 1, received: received}] ELSE [] END AS trace
 // step 2: every node above $threshold (the $frontier most active) spreads
 // to neighbours less active than itself; a neighbour v receives
 // decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount), gate(v) = max(0, cos(v.descriptionEmbedding, q)).
@@ -140,18 +152,24 @@ CALL (act) {
   WITH DISTINCT src, srcAct, dst
   WITH src, srcAct, dst, CASE WHEN $degreeDiscount = 0 THEN 1.0
          ELSE toFloat(COUNT { (src)-[r2]-(:Entity) WHERE type(r2) IN $relTypes }) ^ (-$degreeDiscount) END AS discount
-  WITH dst, sum(srcAct * discount) AS inflow
-  WITH dst, $decay * inflow * CASE
+  // With $trace (explain), each receiver also keeps its sources and their shares.
+  WITH dst, sum(srcAct * discount) AS inflow,
+       collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: srcAct * discount} END) AS sources
+  WITH dst, inflow, sources, CASE
          WHEN NOT $gate THEN 1.0
          WHEN dst.descriptionEmbedding IS NULL THEN 0.0
-         ELSE apoc.coll.max([gds.similarity.cosine(dst.descriptionEmbedding, $questionEmbedding), 0.0]) END AS incoming
+         ELSE apoc.coll.max([gds.similarity.cosine(dst.descriptionEmbedding, $questionEmbedding), 0.0]) END AS gate
+  WITH dst, inflow, sources, gate, $decay * inflow * gate AS incoming
   WHERE incoming > $threshold
-  WITH dst, incoming
+  WITH dst, inflow, sources, gate, incoming
   ORDER BY incoming DESC, dst.id
   LIMIT $frontier
-  RETURN collect([elementId(dst), incoming]) AS deltas
+  RETURN collect([elementId(dst), incoming]) AS deltas,
+         collect(CASE WHEN $trace THEN {id: dst.id, name: dst.name, before: coalesce(act[elementId(dst)], 0.0), inflow: inflow,
+                                        gate: gate, incoming: incoming, sources: sources} END) AS received
 }
-WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act
+WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act,
+     trace + CASE WHEN $trace AND $steps >= 2 THEN [{step: 2, received: received}] ELSE [] END AS trace
 // step 3: every node above $threshold (the $frontier most active) spreads
 // to neighbours less active than itself; a neighbour v receives
 // decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount), gate(v) = max(0, cos(v.descriptionEmbedding, q)).
@@ -168,18 +186,24 @@ CALL (act) {
   WITH DISTINCT src, srcAct, dst
   WITH src, srcAct, dst, CASE WHEN $degreeDiscount = 0 THEN 1.0
          ELSE toFloat(COUNT { (src)-[r2]-(:Entity) WHERE type(r2) IN $relTypes }) ^ (-$degreeDiscount) END AS discount
-  WITH dst, sum(srcAct * discount) AS inflow
-  WITH dst, $decay * inflow * CASE
+  // With $trace (explain), each receiver also keeps its sources and their shares.
+  WITH dst, sum(srcAct * discount) AS inflow,
+       collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: srcAct * discount} END) AS sources
+  WITH dst, inflow, sources, CASE
          WHEN NOT $gate THEN 1.0
          WHEN dst.descriptionEmbedding IS NULL THEN 0.0
-         ELSE apoc.coll.max([gds.similarity.cosine(dst.descriptionEmbedding, $questionEmbedding), 0.0]) END AS incoming
+         ELSE apoc.coll.max([gds.similarity.cosine(dst.descriptionEmbedding, $questionEmbedding), 0.0]) END AS gate
+  WITH dst, inflow, sources, gate, $decay * inflow * gate AS incoming
   WHERE incoming > $threshold
-  WITH dst, incoming
+  WITH dst, inflow, sources, gate, incoming
   ORDER BY incoming DESC, dst.id
   LIMIT $frontier
-  RETURN collect([elementId(dst), incoming]) AS deltas
+  RETURN collect([elementId(dst), incoming]) AS deltas,
+         collect(CASE WHEN $trace THEN {id: dst.id, name: dst.name, before: coalesce(act[elementId(dst)], 0.0), inflow: inflow,
+                                        gate: gate, incoming: incoming, sources: sources} END) AS received
 }
-WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act
+WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act,
+     trace + CASE WHEN $trace AND $steps >= 3 THEN [{step: 3, received: received}] ELSE [] END AS trace
 // step 4: every node above $threshold (the $frontier most active) spreads
 // to neighbours less active than itself; a neighbour v receives
 // decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount), gate(v) = max(0, cos(v.descriptionEmbedding, q)).
@@ -196,18 +220,24 @@ CALL (act) {
   WITH DISTINCT src, srcAct, dst
   WITH src, srcAct, dst, CASE WHEN $degreeDiscount = 0 THEN 1.0
          ELSE toFloat(COUNT { (src)-[r2]-(:Entity) WHERE type(r2) IN $relTypes }) ^ (-$degreeDiscount) END AS discount
-  WITH dst, sum(srcAct * discount) AS inflow
-  WITH dst, $decay * inflow * CASE
+  // With $trace (explain), each receiver also keeps its sources and their shares.
+  WITH dst, sum(srcAct * discount) AS inflow,
+       collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: srcAct * discount} END) AS sources
+  WITH dst, inflow, sources, CASE
          WHEN NOT $gate THEN 1.0
          WHEN dst.descriptionEmbedding IS NULL THEN 0.0
-         ELSE apoc.coll.max([gds.similarity.cosine(dst.descriptionEmbedding, $questionEmbedding), 0.0]) END AS incoming
+         ELSE apoc.coll.max([gds.similarity.cosine(dst.descriptionEmbedding, $questionEmbedding), 0.0]) END AS gate
+  WITH dst, inflow, sources, gate, $decay * inflow * gate AS incoming
   WHERE incoming > $threshold
-  WITH dst, incoming
+  WITH dst, inflow, sources, gate, incoming
   ORDER BY incoming DESC, dst.id
   LIMIT $frontier
-  RETURN collect([elementId(dst), incoming]) AS deltas
+  RETURN collect([elementId(dst), incoming]) AS deltas,
+         collect(CASE WHEN $trace THEN {id: dst.id, name: dst.name, before: coalesce(act[elementId(dst)], 0.0), inflow: inflow,
+                                        gate: gate, incoming: incoming, sources: sources} END) AS received
 }
-WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act
+WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act,
+     trace + CASE WHEN $trace AND $steps >= 4 THEN [{step: 4, received: received}] ELSE [] END AS trace
 // step 5: every node above $threshold (the $frontier most active) spreads
 // to neighbours less active than itself; a neighbour v receives
 // decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount), gate(v) = max(0, cos(v.descriptionEmbedding, q)).
@@ -224,19 +254,26 @@ CALL (act) {
   WITH DISTINCT src, srcAct, dst
   WITH src, srcAct, dst, CASE WHEN $degreeDiscount = 0 THEN 1.0
          ELSE toFloat(COUNT { (src)-[r2]-(:Entity) WHERE type(r2) IN $relTypes }) ^ (-$degreeDiscount) END AS discount
-  WITH dst, sum(srcAct * discount) AS inflow
-  WITH dst, $decay * inflow * CASE
+  // With $trace (explain), each receiver also keeps its sources and their shares.
+  WITH dst, sum(srcAct * discount) AS inflow,
+       collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: srcAct * discount} END) AS sources
+  WITH dst, inflow, sources, CASE
          WHEN NOT $gate THEN 1.0
          WHEN dst.descriptionEmbedding IS NULL THEN 0.0
-         ELSE apoc.coll.max([gds.similarity.cosine(dst.descriptionEmbedding, $questionEmbedding), 0.0]) END AS incoming
+         ELSE apoc.coll.max([gds.similarity.cosine(dst.descriptionEmbedding, $questionEmbedding), 0.0]) END AS gate
+  WITH dst, inflow, sources, gate, $decay * inflow * gate AS incoming
   WHERE incoming > $threshold
-  WITH dst, incoming
+  WITH dst, inflow, sources, gate, incoming
   ORDER BY incoming DESC, dst.id
   LIMIT $frontier
-  RETURN collect([elementId(dst), incoming]) AS deltas
+  RETURN collect([elementId(dst), incoming]) AS deltas,
+         collect(CASE WHEN $trace THEN {id: dst.id, name: dst.name, before: coalesce(act[elementId(dst)], 0.0), inflow: inflow,
+                                        gate: gate, incoming: incoming, sources: sources} END) AS received
 }
-WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act
-WITH seeds, act, [] AS extraCandidates
+WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act,
+     trace + CASE WHEN $trace AND $steps >= 5 THEN [{step: 5, received: received}] ELSE [] END AS trace
+// The trace (explain): per step, each receiver's sources, gate value and inflow.
+WITH seeds, act, CASE WHEN $trace THEN {steps: trace} END AS trace, [] AS extraCandidates
 // ---- 3. entity and passage selection, evidence paths, context -----------------
 CALL (act) {
   UNWIND keys(act) AS eid
@@ -336,14 +373,46 @@ CALL (ranked, seeds, act) {
       WHERE all(rel IN relationships(path) WHERE type(rel) IN $relTypes)
       RETURN nodes(path) AS pathNodes, relationships(path) AS pathRels, length(path) AS len
     }
-    WITH pathNodes, pathRels ORDER BY len LIMIT 1
-    RETURN pathNodes, pathRels
+    WITH e, pathNodes, pathRels ORDER BY len LIMIT 1
+    RETURN pathNodes, pathRels, act[elementId(e)] AS reach
   }
-  RETURN collect({passageId: p.id,
-                  nodes: [n IN pathNodes | {id: n.id, name: n.name}],
-                  relationships: [x IN pathRels | {type: type(x), predicate: x.predicate}]}) AS paths
+  RETURN collect({passageId: p.id, entityId: null, nodes: pathNodes, rels: pathRels, score: reach}) AS paths
+}
+// Evidence for entities: a shortest path over $relTypes from a seed to each of
+// the $pathK most activated entities that are not seeds themselves.
+CALL (topEntities, seeds) {
+  UNWIND topEntities AS t
+  WITH t, seeds WHERE NOT any(s IN seeds WHERE s.node = t.node)
+  WITH t.node AS e, t.activation AS a, seeds
+  ORDER BY a DESC, e.id
+  LIMIT $pathK
+  CALL (e, seeds) {
+    UNWIND seeds AS s
+    WITH e, s.node AS seed, s.activation AS seedActivation
+    MATCH path = shortestPath((seed)-[*..5]-(e))
+    WHERE all(rel IN relationships(path) WHERE type(rel) IN $relTypes)
+    WITH path ORDER BY length(path), seedActivation DESC, seed.id LIMIT 1
+    RETURN nodes(path) AS pathNodes, relationships(path) AS pathRels
+  }
+  RETURN collect({passageId: null, entityId: e.id, nodes: pathNodes, rels: pathRels, score: a}) AS entityPaths
+}
+// Facts: the relationships on the evidence paths (passages' and entities'),
+// each scored by the highest activation among the path ends it leads to.
+CALL (paths, entityPaths) {
+  UNWIND paths + entityPaths AS x
+  UNWIND x.rels AS r
+  WITH r, max(x.score) AS score
+  ORDER BY score DESC, startNode(r).id, type(r), endNode(r).id
+  LIMIT $factK
+  RETURN collect({rel: r, score: score}) AS facts
 }
 // ---- 4. result and context ---------------------------------------------------
+// A fact reads as a sentence: subject, predicate (the relationship's predicate
+// property, else its type in lower case), object.
+WITH *, [f IN facts | f {.*, predicate: CASE
+           WHEN f.rel.predicate IS NOT NULL THEN f.rel.predicate
+           WHEN type(f.rel) = 'SAME_AS' THEN 'is the same as'
+           ELSE toLower(replace(type(f.rel), '_', ' ')) END}] AS facts
 RETURN
   [s IN seeds | {id: s.node.id, name: s.node.name, type: s.node.type, score: s.cosine,
                  activation: s.activation, sources: s.sources}] AS seeds,
@@ -351,6 +420,17 @@ RETURN
   [i IN range(0, size(ranked) - 1) | {rank: i + 1, id: ranked[i].node.id, documentId: ranked[i].node.documentId, title: ranked[i].node.title,
      text: ranked[i].node.text, score: ranked[i].score, graphScore: ranked[i].graphScore,
      vectorScore: ranked[i].vectorScore}] AS passages,
-  paths,
+  [x IN paths + entityPaths | {passageId: x.passageId, entityId: x.entityId, score: x.score,
+     nodes: [n IN x.nodes | {id: n.id, name: n.name}],
+     relationships: [j IN range(0, size(x.rels) - 1) | {type: type(x.rels[j]), predicate: x.rels[j].predicate,
+       direction: CASE WHEN startNode(x.rels[j]) = x.nodes[j] THEN 'forward' ELSE 'backward' END}]}] AS paths,
+  [i IN range(0, size(facts) - 1) | {rank: i + 1, type: type(facts[i].rel), predicate: facts[i].predicate, score: facts[i].score,
+     subject: {id: startNode(facts[i].rel).id, name: startNode(facts[i].rel).name, type: startNode(facts[i].rel).type},
+     object: {id: endNode(facts[i].rel).id, name: endNode(facts[i].rel).name, type: endNode(facts[i].rel).type},
+     text: startNode(facts[i].rel).name + ' ' + facts[i].predicate + ' ' + endNode(facts[i].rel).name}] AS facts,
+  // The context: the passages, then the facts (all of it when there are no passages).
   apoc.text.join([i IN range(0, size(ranked) - 1) |
-     '[' + toString(i + 1) + '] ' + coalesce(ranked[i].node.title, ranked[i].node.id) + '\n' + ranked[i].node.text], '\n\n') AS context
+     '[' + toString(i + 1) + '] ' + coalesce(ranked[i].node.title, ranked[i].node.id) + '\n' + ranked[i].node.text]
+     + CASE WHEN size(facts) = 0 THEN [] ELSE ['Facts:\n' + apoc.text.join([f IN facts |
+         '- ' + startNode(f.rel).name + ' ' + f.predicate + ' ' + endNode(f.rel).name], '\n')] END, '\n\n') AS context,
+  trace

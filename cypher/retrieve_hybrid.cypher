@@ -14,6 +14,8 @@
 //   nameSeedK          at most this many exact-name seeds (default 5)
 //   seedIds            extra seed entity ids (Entity.id), activation 1 (default [])
 //   topK               passages returned (default 10)
+//   relTypes           relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
+//   factK              facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the seeds' own relationships) (default 20)
 //   hybridK            passages taken from each list (dense and full-text) before fusion (default 50)
 //   rrfK               reciprocal rank fusion constant: a passage scores sum(1 / (rrfK + rank)) over both lists (default 60)
 //
@@ -25,6 +27,8 @@
 // :param nameSeedK => 5;
 // :param seedIds => [];
 // :param topK => 10;
+// :param relTypes => ['RELATED', 'SAME_AS'];
+// :param factK => 20;
 // :param hybridK => 50;
 // :param rrfK => 60;
 // :param questionEmbedding => COLLECT { MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding LIMIT 1 }[0];
@@ -94,8 +98,29 @@ CALL () {
   LIMIT $topK
   RETURN collect({node: node, score: rrf, graphScore: 0.0, vectorScore: cosine}) AS ranked
 }
-WITH seeds, [s IN seeds | {node: s.node, activation: s.activation}] AS topEntities, ranked, [] AS paths
+WITH seeds, [s IN seeds | {node: s.node, activation: s.activation}] AS topEntities, ranked, [] AS paths, null AS trace
+// Facts without a walk: the seeds' own relationships over $relTypes, each
+// scored by the seed's activation x max(0, cos(the other end's description
+// embedding, question)); the $factK best, each an evidence path of one hop.
+CALL (seeds) {
+  UNWIND seeds AS s
+  WITH s.node AS seed, s.activation AS a
+  MATCH (seed)-[r]-(n:Entity)
+  WHERE type(r) IN $relTypes AND n <> seed
+  WITH seed, r, n, a * CASE WHEN n.descriptionEmbedding IS NULL THEN 0.0
+         ELSE apoc.coll.max([gds.similarity.cosine(n.descriptionEmbedding, $questionEmbedding), 0.0]) END AS score
+  ORDER BY score DESC, n.id, type(r), seed.id
+  LIMIT $factK
+  RETURN collect({passageId: null, entityId: n.id, nodes: [seed, n], rels: [r], score: score}) AS entityPaths
+}
+WITH *, [x IN entityPaths | {rel: x.rels[0], score: x.score}] AS facts
 // ---- 4. result and context ---------------------------------------------------
+// A fact reads as a sentence: subject, predicate (the relationship's predicate
+// property, else its type in lower case), object.
+WITH *, [f IN facts | f {.*, predicate: CASE
+           WHEN f.rel.predicate IS NOT NULL THEN f.rel.predicate
+           WHEN type(f.rel) = 'SAME_AS' THEN 'is the same as'
+           ELSE toLower(replace(type(f.rel), '_', ' ')) END}] AS facts
 RETURN
   [s IN seeds | {id: s.node.id, name: s.node.name, type: s.node.type, score: s.cosine,
                  activation: s.activation, sources: s.sources}] AS seeds,
@@ -103,6 +128,17 @@ RETURN
   [i IN range(0, size(ranked) - 1) | {rank: i + 1, id: ranked[i].node.id, documentId: ranked[i].node.documentId, title: ranked[i].node.title,
      text: ranked[i].node.text, score: ranked[i].score, graphScore: ranked[i].graphScore,
      vectorScore: ranked[i].vectorScore}] AS passages,
-  paths,
+  [x IN paths + entityPaths | {passageId: x.passageId, entityId: x.entityId, score: x.score,
+     nodes: [n IN x.nodes | {id: n.id, name: n.name}],
+     relationships: [j IN range(0, size(x.rels) - 1) | {type: type(x.rels[j]), predicate: x.rels[j].predicate,
+       direction: CASE WHEN startNode(x.rels[j]) = x.nodes[j] THEN 'forward' ELSE 'backward' END}]}] AS paths,
+  [i IN range(0, size(facts) - 1) | {rank: i + 1, type: type(facts[i].rel), predicate: facts[i].predicate, score: facts[i].score,
+     subject: {id: startNode(facts[i].rel).id, name: startNode(facts[i].rel).name, type: startNode(facts[i].rel).type},
+     object: {id: endNode(facts[i].rel).id, name: endNode(facts[i].rel).name, type: endNode(facts[i].rel).type},
+     text: startNode(facts[i].rel).name + ' ' + facts[i].predicate + ' ' + endNode(facts[i].rel).name}] AS facts,
+  // The context: the passages, then the facts (all of it when there are no passages).
   apoc.text.join([i IN range(0, size(ranked) - 1) |
-     '[' + toString(i + 1) + '] ' + coalesce(ranked[i].node.title, ranked[i].node.id) + '\n' + ranked[i].node.text], '\n\n') AS context
+     '[' + toString(i + 1) + '] ' + coalesce(ranked[i].node.title, ranked[i].node.id) + '\n' + ranked[i].node.text]
+     + CASE WHEN size(facts) = 0 THEN [] ELSE ['Facts:\n' + apoc.text.join([f IN facts |
+         '- ' + startNode(f.rel).name + ' ' + f.predicate + ' ' + endNode(f.rel).name], '\n')] END, '\n\n') AS context,
+  trace

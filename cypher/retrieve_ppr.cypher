@@ -25,6 +25,8 @@
 //   lexicalK           rrf only: passages from the full-text index (BM25 over title and text) added as candidates and ranked (default 20)
 //   rrfK               rrf only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in (default 60)
 //   relTypes           relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
+//   pathK              evidence paths from a seed are found for this many of the most activated non-seed entities (default 10)
+//   factK              facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the seeds' own relationships) (default 20)
 //   graphName          GDS projection name (see cypher/ppr_projection.cypher) (default 'graph_recall_ppr')
 //   dampingFactor      PageRank damping (HippoRAG 0.5; GDS default 0.85) (default 0.5)
 //   maxIterations      PageRank iterations at most (default 30)
@@ -33,6 +35,7 @@
 //   passageSeedWeight  also teleport to the passageSeedK densest passages, each at this times its cosine over the best one (HippoRAG 2 uses 0.05) (default 0)
 //   passageSeedK       dense passages seeded when passageSeedWeight > 0 (default 10)
 //   teleportBuckets    exact weights: the passage seeds are grouped by rank into this many GDS runs (default 4)
+//   trace              also return the trace: the teleport weights and the top PageRank scores (explain: true sets it) (default false)
 //   seedSpecificity    divide each entity seed's weight by the number of passages that mention it (HippoRAG 2's node specificity) (default false)
 //
 // To run in Neo4j Browser or cypher-shell, set the parameters first (copy, remove the leading "// "):
@@ -53,6 +56,8 @@
 // :param lexicalK => 20;
 // :param rrfK => 60;
 // :param relTypes => ['RELATED', 'SAME_AS'];
+// :param pathK => 10;
+// :param factK => 20;
 // :param graphName => 'graph_recall_ppr';
 // :param dampingFactor => 0.5;
 // :param maxIterations => 30;
@@ -61,6 +66,7 @@
 // :param passageSeedWeight => 0;
 // :param passageSeedK => 10;
 // :param teleportBuckets => 4;
+// :param trace => false;
 // :param seedSpecificity => false;
 // :param questionEmbedding => COLLECT { MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding LIMIT 1 }[0];
 // ---- 1. seed mapping -------------------------------------------------------
@@ -158,9 +164,15 @@ CALL (entitySeeds, passageSeeds) {
   LIMIT ($entityK + $candidateK) * 4
   WITH gds.util.asNode(nodeId) AS n, score
   RETURN apoc.map.fromPairs(collect(CASE WHEN n:Entity THEN [elementId(n), score] END)) AS act,
-         collect(CASE WHEN n:Passage THEN {p: n, g: score} END) AS extraCandidates
+         collect(CASE WHEN n:Passage THEN {p: n, g: score} END) AS extraCandidates,
+         collect(CASE WHEN $trace THEN {id: n.id, name: coalesce(n.name, n.title, n.id), label: CASE WHEN n:Entity THEN 'Entity' ELSE 'Passage' END,
+                                        score: score} END)[0..20] AS topScores
 }
-WITH seeds, act, extraCandidates
+// The trace (explain): the teleport weights and the top PageRank scores.
+WITH seeds, act, extraCandidates, CASE WHEN $trace THEN {
+       teleport: [s IN entitySeeds | {id: s.node.id, name: s.node.name, label: 'Entity', weight: s.activation}]
+               + [s IN passageSeeds | {id: s.node.id, name: coalesce(s.node.title, s.node.id), label: 'Passage', weight: s.activation}],
+       top: topScores} END AS trace
 // ---- 3. entity and passage selection, evidence paths, context -----------------
 CALL (act) {
   UNWIND keys(act) AS eid
@@ -260,14 +272,46 @@ CALL (ranked, seeds, act) {
       WHERE all(rel IN relationships(path) WHERE type(rel) IN $relTypes)
       RETURN nodes(path) AS pathNodes, relationships(path) AS pathRels, length(path) AS len
     }
-    WITH pathNodes, pathRels ORDER BY len LIMIT 1
-    RETURN pathNodes, pathRels
+    WITH e, pathNodes, pathRels ORDER BY len LIMIT 1
+    RETURN pathNodes, pathRels, act[elementId(e)] AS reach
   }
-  RETURN collect({passageId: p.id,
-                  nodes: [n IN pathNodes | {id: n.id, name: n.name}],
-                  relationships: [x IN pathRels | {type: type(x), predicate: x.predicate}]}) AS paths
+  RETURN collect({passageId: p.id, entityId: null, nodes: pathNodes, rels: pathRels, score: reach}) AS paths
+}
+// Evidence for entities: a shortest path over $relTypes from a seed to each of
+// the $pathK most activated entities that are not seeds themselves.
+CALL (topEntities, seeds) {
+  UNWIND topEntities AS t
+  WITH t, seeds WHERE NOT any(s IN seeds WHERE s.node = t.node)
+  WITH t.node AS e, t.activation AS a, seeds
+  ORDER BY a DESC, e.id
+  LIMIT $pathK
+  CALL (e, seeds) {
+    UNWIND seeds AS s
+    WITH e, s.node AS seed, s.activation AS seedActivation
+    MATCH path = shortestPath((seed)-[*..5]-(e))
+    WHERE all(rel IN relationships(path) WHERE type(rel) IN $relTypes)
+    WITH path ORDER BY length(path), seedActivation DESC, seed.id LIMIT 1
+    RETURN nodes(path) AS pathNodes, relationships(path) AS pathRels
+  }
+  RETURN collect({passageId: null, entityId: e.id, nodes: pathNodes, rels: pathRels, score: a}) AS entityPaths
+}
+// Facts: the relationships on the evidence paths (passages' and entities'),
+// each scored by the highest activation among the path ends it leads to.
+CALL (paths, entityPaths) {
+  UNWIND paths + entityPaths AS x
+  UNWIND x.rels AS r
+  WITH r, max(x.score) AS score
+  ORDER BY score DESC, startNode(r).id, type(r), endNode(r).id
+  LIMIT $factK
+  RETURN collect({rel: r, score: score}) AS facts
 }
 // ---- 4. result and context ---------------------------------------------------
+// A fact reads as a sentence: subject, predicate (the relationship's predicate
+// property, else its type in lower case), object.
+WITH *, [f IN facts | f {.*, predicate: CASE
+           WHEN f.rel.predicate IS NOT NULL THEN f.rel.predicate
+           WHEN type(f.rel) = 'SAME_AS' THEN 'is the same as'
+           ELSE toLower(replace(type(f.rel), '_', ' ')) END}] AS facts
 RETURN
   [s IN seeds | {id: s.node.id, name: s.node.name, type: s.node.type, score: s.cosine,
                  activation: s.activation, sources: s.sources}] AS seeds,
@@ -275,6 +319,17 @@ RETURN
   [i IN range(0, size(ranked) - 1) | {rank: i + 1, id: ranked[i].node.id, documentId: ranked[i].node.documentId, title: ranked[i].node.title,
      text: ranked[i].node.text, score: ranked[i].score, graphScore: ranked[i].graphScore,
      vectorScore: ranked[i].vectorScore}] AS passages,
-  paths,
+  [x IN paths + entityPaths | {passageId: x.passageId, entityId: x.entityId, score: x.score,
+     nodes: [n IN x.nodes | {id: n.id, name: n.name}],
+     relationships: [j IN range(0, size(x.rels) - 1) | {type: type(x.rels[j]), predicate: x.rels[j].predicate,
+       direction: CASE WHEN startNode(x.rels[j]) = x.nodes[j] THEN 'forward' ELSE 'backward' END}]}] AS paths,
+  [i IN range(0, size(facts) - 1) | {rank: i + 1, type: type(facts[i].rel), predicate: facts[i].predicate, score: facts[i].score,
+     subject: {id: startNode(facts[i].rel).id, name: startNode(facts[i].rel).name, type: startNode(facts[i].rel).type},
+     object: {id: endNode(facts[i].rel).id, name: endNode(facts[i].rel).name, type: endNode(facts[i].rel).type},
+     text: startNode(facts[i].rel).name + ' ' + facts[i].predicate + ' ' + endNode(facts[i].rel).name}] AS facts,
+  // The context: the passages, then the facts (all of it when there are no passages).
   apoc.text.join([i IN range(0, size(ranked) - 1) |
-     '[' + toString(i + 1) + '] ' + coalesce(ranked[i].node.title, ranked[i].node.id) + '\n' + ranked[i].node.text], '\n\n') AS context
+     '[' + toString(i + 1) + '] ' + coalesce(ranked[i].node.title, ranked[i].node.id) + '\n' + ranked[i].node.text]
+     + CASE WHEN size(facts) = 0 THEN [] ELSE ['Facts:\n' + apoc.text.join([f IN facts |
+         '- ' + startNode(f.rel).name + ' ' + f.predicate + ' ' + endNode(f.rel).name], '\n')] END, '\n\n') AS context,
+  trace

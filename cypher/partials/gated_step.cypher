@@ -14,15 +14,21 @@ CALL (act) {
   WITH DISTINCT src, srcAct, dst
   WITH src, srcAct, dst, CASE WHEN $degreeDiscount = 0 THEN 1.0
          ELSE toFloat(COUNT { (src)-[r2]-(:Entity) WHERE type(r2) IN $relTypes }) ^ (-$degreeDiscount) END AS discount
-  WITH dst, sum(srcAct * discount) AS inflow
-  WITH dst, $decay * inflow * CASE
+  // With $trace (explain), each receiver also keeps its sources and their shares.
+  WITH dst, sum(srcAct * discount) AS inflow,
+       collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: srcAct * discount} END) AS sources
+  WITH dst, inflow, sources, CASE
          WHEN NOT $gate THEN 1.0
          WHEN dst.descriptionEmbedding IS NULL THEN 0.0
-         ELSE apoc.coll.max([gds.similarity.cosine(dst.descriptionEmbedding, $questionEmbedding), 0.0]) END AS incoming
+         ELSE apoc.coll.max([gds.similarity.cosine(dst.descriptionEmbedding, $questionEmbedding), 0.0]) END AS gate
+  WITH dst, inflow, sources, gate, $decay * inflow * gate AS incoming
   WHERE incoming > $threshold
-  WITH dst, incoming
+  WITH dst, inflow, sources, gate, incoming
   ORDER BY incoming DESC, dst.id
   LIMIT $frontier
-  RETURN collect([elementId(dst), incoming]) AS deltas
+  RETURN collect([elementId(dst), incoming]) AS deltas,
+         collect(CASE WHEN $trace THEN {id: dst.id, name: dst.name, before: coalesce(act[elementId(dst)], 0.0), inflow: inflow,
+                                        gate: gate, incoming: incoming, sources: sources} END) AS received
 }
-WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act
+WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act,
+     trace + CASE WHEN $trace AND $steps >= {{K}} THEN [{step: {{K}}, received: received}] ELSE [] END AS trace

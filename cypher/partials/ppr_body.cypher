@@ -58,6 +58,12 @@ CALL (entitySeeds, passageSeeds) {
   LIMIT ($entityK + $candidateK) * 4
   WITH gds.util.asNode(nodeId) AS n, score
   RETURN apoc.map.fromPairs(collect(CASE WHEN n:Entity THEN [elementId(n), score] END)) AS act,
-         collect(CASE WHEN n:Passage THEN {p: n, g: score} END) AS extraCandidates
+         collect(CASE WHEN n:Passage THEN {p: n, g: score} END) AS extraCandidates,
+         collect(CASE WHEN $trace THEN {id: n.id, name: coalesce(n.name, n.title, n.id), label: CASE WHEN n:Entity THEN 'Entity' ELSE 'Passage' END,
+                                        score: score} END)[0..20] AS topScores
 }
-WITH seeds, act, extraCandidates
+// The trace (explain): the teleport weights and the top PageRank scores.
+WITH seeds, act, extraCandidates, CASE WHEN $trace THEN {
+       teleport: [s IN entitySeeds | {id: s.node.id, name: s.node.name, label: 'Entity', weight: s.activation}]
+               + [s IN passageSeeds | {id: s.node.id, name: coalesce(s.node.title, s.node.id), label: 'Passage', weight: s.activation}],
+       top: topScores} END AS trace

@@ -97,10 +97,8 @@ CALL (ranked, seeds, act) {
       WHERE all(rel IN relationships(path) WHERE type(rel) IN $relTypes)
       RETURN nodes(path) AS pathNodes, relationships(path) AS pathRels, length(path) AS len
     }
-    WITH pathNodes, pathRels ORDER BY len LIMIT 1
-    RETURN pathNodes, pathRels
+    WITH e, pathNodes, pathRels ORDER BY len LIMIT 1
+    RETURN pathNodes, pathRels, act[elementId(e)] AS reach
   }
-  RETURN collect({passageId: p.id,
-                  nodes: [n IN pathNodes | {id: n.id, name: n.name}],
-                  relationships: [x IN pathRels | {type: type(x), predicate: x.predicate}]}) AS paths
+  RETURN collect({passageId: p.id, entityId: null, nodes: pathNodes, rels: pathRels, score: reach}) AS paths
 }

@@ -73,10 +73,51 @@ const Passage = z.object({
   vectorScore: z.number().nullable(),
 });
 const Path = z.object({
-  passageId: z.string(),
+  passageId: z.string().nullable().describe('the passage the path explains (null for an entity path)'),
+  entityId: z.string().nullable().describe('the top entity the path leads to (null for a passage path)'),
+  score: z.number().nullable().describe('activation of the entity the path ends at'),
   nodes: z.array(z.object({ id: z.string().nullable(), name: z.string().nullable() })),
-  relationships: z.array(z.object({ type: z.string(), predicate: z.string().nullable() })),
+  relationships: z.array(
+    z.object({
+      type: z.string(),
+      predicate: z.string().nullable(),
+      direction: z.enum(['forward', 'backward']).describe('forward: from nodes[i] to nodes[i + 1]'),
+    }),
+  ),
 });
+const FactEnd = z.object({ id: z.string().nullable(), name: z.string().nullable(), type: z.string().nullable() });
+const Fact = z.object({
+  rank: z.number().int(),
+  subject: FactEnd,
+  type: z.string().describe('relationship type'),
+  predicate: z.string().describe('readable predicate'),
+  object: FactEnd,
+  score: z.number(),
+  text: z.string().describe('"subject predicate object"'),
+});
+const TraceNode = z.object({ id: z.string().nullable(), name: z.string().nullable() });
+const Trace = z.union([
+  z.object({
+    steps: z.array(
+      z.object({
+        step: z.number().int(),
+        received: z.array(
+          TraceNode.extend({
+            before: z.number().describe('activation before this step'),
+            inflow: z.number().describe("sum of the sources' shares"),
+            gate: z.number(),
+            incoming: z.number().describe('decay x gate x inflow, added to the activation'),
+            sources: z.array(TraceNode.extend({ activation: z.number(), share: z.number() })),
+          }),
+        ),
+      }),
+    ),
+  }),
+  z.object({
+    teleport: z.array(TraceNode.extend({ label: z.string(), weight: z.number() })),
+    top: z.array(TraceNode.extend({ label: z.string(), score: z.number() })),
+  }),
+]);
 const Timings = z.object({ embedMs: z.number(), dbMs: z.number(), totalMs: z.number() });
 
 export const RetrievalResultSchema = z.object({
@@ -84,14 +125,16 @@ export const RetrievalResultSchema = z.object({
   seeds: z.array(Seed),
   entities: z.array(Entity),
   passages: z.array(Passage),
-  paths: z.array(Path).describe('an evidence path from a seed to each passage'),
-  context: z.string().describe('the passages assembled for a generator'),
+  paths: z.array(Path).describe('evidence paths from a seed to each passage and to the top entities'),
+  facts: z.array(Fact).describe("relationships on the evidence paths (vector, hybrid: the seeds' own), ranked"),
+  context: z.string().describe('the passages, then the facts, assembled for a generator'),
   params: z.record(z.unknown()).describe('the effective parameters (defaults applied)'),
   timings: Timings,
   explain: z
     .object({ file: z.string(), params: z.string().describe('a :param block for Neo4j Browser that reproduces this request') })
     .optional()
     .describe('with explain: true'),
+  trace: Trace.optional().describe('with explain: true or params.trace (gated, ppr): how activation reached the entities'),
 });
 
 const Usage = z.object({ inputTokens: z.number(), outputTokens: z.number() }).nullable();
@@ -107,6 +150,7 @@ export const AnswerResultSchema = z.object({
   entities: z.array(Entity),
   passages: z.array(Passage),
   paths: z.array(Path),
+  facts: z.array(Fact),
   context: z.string(),
   params: z.record(z.unknown()),
   timings: Timings.extend({ generateMs: z.number() }),
@@ -115,7 +159,7 @@ export const AnswerResultSchema = z.object({
 export const AnswerStreamSchema = z
   .string()
   .describe(
-    'Server-Sent Events: `entities` {mode, seeds, entities, timings}, `passages` {passages, paths}, `token` {text} (many), ' +
+    'Server-Sent Events: `entities` {mode, seeds, entities, timings}, `passages` {passages, paths, facts}, `token` {text} (many), ' +
       'then `done` {answer, citations, usage, generator, timings incl. firstTokenMs} or `error` {code, message}; heartbeat comments in between',
   );
 
@@ -145,10 +189,20 @@ export const ProjectionStateSchema = z.object({
 });
 
 export const HealthSchema = z.object({
-  status: z.enum(['ok', 'building', 'degraded', 'unavailable']),
+  status: z.enum(['ok', 'building', 'degraded', 'unavailable', 'loading', 'failed']),
+  loading: z
+    .object({
+      phase: z.enum(['database', 'migrations', 'demo', 'projection', 'warm-up', 'ready', 'failed']),
+      message: z.string(),
+      elapsedSeconds: z.number(),
+      progress: z.object({ stage: z.string(), done: z.number().int(), total: z.number().int(), percent: z.number().int() }).optional(),
+      error: z.string().optional(),
+    })
+    .optional()
+    .describe('while the server starts (status loading, or failed): what it is doing and how far the demo load got'),
   database: z.object({ reachable: z.boolean(), latencyMs: z.number().optional(), version: z.string().optional(), error: z.string().optional() }),
   migrations: z.object({ applied: z.number().int(), pending: z.array(z.string()) }).optional(),
   indexes: z.array(z.object({ name: z.string(), type: z.string(), state: z.string(), populationPercent: z.number() })).optional(),
   projection: z.union([ProjectionStateSchema, z.object({ error: z.string() })]).optional(),
-  embedder: z.object({ id: z.string(), dimension: z.number().int() }),
+  embedder: z.object({ id: z.string(), dimension: z.number().int() }).optional(),
 });

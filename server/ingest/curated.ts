@@ -5,7 +5,6 @@ import { writeCuratedEdges, writeCuratedEntities } from '../graph/writes.js';
 import { refreshAfterWrite, type IngestContext } from './documents.js';
 import { IngestInputError } from './problems.js';
 import { describeForEmbedding } from './resolution.js';
-import { findSynonyms } from './synonyms.js';
 import type { CuratedGraph, IngestOptions, IngestSummary, StageSeconds } from './types.js';
 
 /**
@@ -72,10 +71,9 @@ export async function ingestCurated(
     problems: graph.problems,
     seconds,
   };
-  let t1 = performance.now();
-  summary.synonyms = await findSynonyms(store, 0.85, opts.onProgress);
-  seconds.synonyms = (performance.now() - t1) / 1000;
-  t1 = performance.now();
+  // No synonym search: a curated graph's ids are its identity (its curator resolved them), and
+  // SAME_AS links by name similarity would join distinct genes, compounds or diseases.
+  const t1 = performance.now();
   await refreshAfterWrite({ store, graphName: ctx.graphName, extraProjectionTypes: [...(ctx.extraProjectionTypes ?? []), ...types] }, true);
   seconds.projection = (performance.now() - t1) / 1000;
   return summary;

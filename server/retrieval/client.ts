@@ -32,10 +32,30 @@ export interface RankedPassage {
   graphScore: number;
   vectorScore: number;
 }
+/** A path over the walked relationship types from a seed to a passage's most activated entity, or to a top entity. */
 export interface EvidencePath {
-  passageId: string;
+  passageId: string | null;
+  entityId: string | null;
+  /** The activation of the entity the path ends at. */
+  score: number;
   nodes: { id: string; name: string }[];
-  relationships: { type: string; predicate: string | null }[];
+  /** direction: forward when the relationship points from nodes[i] to nodes[i + 1]. */
+  relationships: { type: string; predicate: string | null; direction: 'forward' | 'backward' }[];
+}
+export interface FactEnd {
+  id: string;
+  name: string;
+  type: string | null;
+}
+/** A relationship on an evidence path (vector, hybrid: a seed's own), read as "subject predicate object". */
+export interface Fact {
+  rank: number;
+  subject: FactEnd;
+  type: string;
+  predicate: string;
+  object: FactEnd;
+  score: number;
+  text: string;
 }
 
 export interface RetrievalResult {
@@ -44,10 +64,31 @@ export interface RetrievalResult {
   entities: RankedEntity[];
   passages: RankedPassage[];
   paths: EvidencePath[];
+  facts: Fact[];
   context: string;
   params: Record<string, unknown>;
   timings: { dbMs: number };
   explain?: { file: string; params: string };
+  /** With params.trace (explain: true): gated {steps: [{step, received: [...]}]}, ppr {teleport, top}. */
+  trace?: GatedTrace | PprTrace;
+}
+
+export interface TraceSource {
+  id: string;
+  name: string;
+  activation: number;
+  /** activation / degree ^ degreeDiscount: what this source sent. */
+  share: number;
+}
+export interface GatedTrace {
+  steps: {
+    step: number;
+    received: { id: string; name: string; before: number; inflow: number; gate: number; incoming: number; sources: TraceSource[] }[];
+  }[];
+}
+export interface PprTrace {
+  teleport: { id: string; name: string; label: 'Entity' | 'Passage'; weight: number }[];
+  top: { id: string; name: string; label: 'Entity' | 'Passage'; score: number }[];
 }
 
 export interface RetrieveRequest {
@@ -104,7 +145,8 @@ export class Retriever {
   }
 
   async retrieve(req: RetrieveRequest, signal?: AbortSignal): Promise<RetrievalResult> {
-    const params = this.effectiveParams(req.mode, req.params);
+    // explain: true also asks the walk for its trace (gated, ppr).
+    const params = this.effectiveParams(req.mode, req.explain && 'trace' in MODES[req.mode].params ? { trace: true, ...req.params } : req.params);
     const queryParams = { ...params, question: req.question ?? '', questionEmbedding: req.questionEmbedding };
     const driverParams = Object.fromEntries(Object.entries(queryParams).map(([k, v]) => [k, INTEGER_PARAMS.has(k) ? neo4j.int(v as unknown as number) : v]));
     const t0 = performance.now();
@@ -124,10 +166,12 @@ export class Retriever {
         entities: row.entities,
         passages: row.passages,
         paths: row.paths,
+        facts: row.facts,
         context: row.context,
         params,
         timings: { dbMs: round(performance.now() - t0) },
       };
+      if (row.trace) result.trace = row.trace;
       if (req.explain) result.explain = { file: `cypher/${MODES[req.mode].file}`, params: paramBlock(queryParams) };
       return result;
     } catch (e) {

@@ -43,6 +43,12 @@ export const COMMON_PARAMS = {
     default: [...DEFAULT_TRAVERSE_TYPES],
     doc: 'relationship types walked between entities (server allow-list)',
   },
+  pathK: { schema: int(0, 100), default: 10, doc: 'evidence paths from a seed are found for this many of the most activated non-seed entities' },
+  factK: {
+    schema: int(0, 200),
+    default: 20,
+    doc: "facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the seeds' own relationships)",
+  },
 } satisfies Record<string, ParamSpec>;
 
 export const GATED_PARAMS = {
@@ -57,6 +63,11 @@ export const GATED_PARAMS = {
   },
   frontier: { schema: int(1, 10000), default: 100, doc: 'per step, at most this many sources spread and this many nodes receive' },
   degreeDiscount: { schema: num(0, 2), default: 0, doc: "a source's outflow is divided by its degree ^ degreeDiscount (hub damping; 0 = off)" },
+  trace: {
+    schema: z.boolean(),
+    default: false,
+    doc: 'also return the trace: per step, each node that received activation, its sources, gate value and inflow (explain: true sets it)',
+  },
 } satisfies Record<string, ParamSpec>;
 
 export const PPR_PARAMS = {
@@ -85,6 +96,11 @@ export const PPR_PARAMS = {
   },
   passageSeedK: { schema: int(0, 500), default: 10, doc: 'dense passages seeded when passageSeedWeight > 0' },
   teleportBuckets: { schema: int(1, 20), default: 4, doc: 'exact weights: the passage seeds are grouped by rank into this many GDS runs' },
+  trace: {
+    schema: z.boolean(),
+    default: false,
+    doc: 'also return the trace: the teleport weights and the top PageRank scores (explain: true sets it)',
+  },
   seedSpecificity: {
     schema: z.boolean(),
     default: false,
@@ -92,8 +108,8 @@ export const PPR_PARAMS = {
   },
 } satisfies Record<string, ParamSpec>;
 
-const { seedK, seedMinScore, useNameSeeds, nameSeedK, seedIds, topK } = COMMON_PARAMS;
-export const VECTOR_PARAMS = { seedK, seedMinScore, useNameSeeds, nameSeedK, seedIds, topK } satisfies Record<string, ParamSpec>;
+const { seedK, seedMinScore, useNameSeeds, nameSeedK, seedIds, topK, relTypes, factK } = COMMON_PARAMS;
+export const VECTOR_PARAMS = { seedK, seedMinScore, useNameSeeds, nameSeedK, seedIds, topK, relTypes, factK } satisfies Record<string, ParamSpec>;
 
 export const HYBRID_PARAMS = {
   ...VECTOR_PARAMS,

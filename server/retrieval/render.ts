@@ -117,6 +117,7 @@ const MODE_ABOUT: Record<Mode, { title: string; about: string[]; body: () => str
       ...Array.from({ length: MAX_STEPS }, (_, i) => partial('gated_step').replaceAll('{{K}}', String(i + 1))),
       partial('gated_end'),
       partial('select'),
+      partial('facts_walk'),
       partial('return'),
     ],
   },
@@ -128,7 +129,7 @@ const MODE_ABOUT: Record<Mode, { title: string; about: string[]; body: () => str
       'weighted). Needs the projection: see cypher/ppr_projection.cypher. Then the same passage',
       'scoring as gated mode, with each passage node also adding its own PageRank score.',
     ],
-    body: () => [partial('seeds'), partial('ppr_body'), partial('select'), partial('return')],
+    body: () => [partial('seeds'), partial('ppr_body'), partial('select'), partial('facts_walk'), partial('return')],
   },
   vector: {
     title: 'graph-recall: vector mode - plain dense passage search, the baseline (one statement, read-only)',
@@ -136,7 +137,7 @@ const MODE_ABOUT: Record<Mode, { title: string; about: string[]; body: () => str
       'The top $topK passages by cosine to the question from the passage vector index. Seeds are',
       'computed as in the graph modes, for the same output shape, but do not affect the ranking.',
     ],
-    body: () => [partial('seeds'), partial('vector_body'), partial('return')],
+    body: () => [partial('seeds'), partial('vector_body'), partial('facts_seeds'), partial('return')],
   },
   hybrid: {
     title: 'graph-recall: hybrid mode - dense + full-text passage search, fused by rank (one statement, read-only)',
@@ -145,7 +146,7 @@ const MODE_ABOUT: Record<Mode, { title: string; about: string[]; body: () => str
       'title and text each give $hybridK passages; reciprocal rank fusion (sum of 1 / ($rrfK + rank))',
       'orders them. Seeds are computed as in the graph modes, for the same output shape only.',
     ],
-    body: () => [partial('seeds'), partial('hybrid_body'), partial('return')],
+    body: () => [partial('seeds'), partial('hybrid_body'), partial('facts_seeds'), partial('return')],
   },
 };
 

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { drain } from '../answer/shared.js';
+import { answerInput, drain } from '../answer/shared.js';
 import type { AnswerResult } from '../answer/types.js';
 import { clientGone, jsonBody, parseBody, route } from '../http/handlers.js';
 import { modeSchema, questionFields, questionSchema } from '../http/schemas.js';
@@ -37,11 +37,8 @@ export function answerRouter(svc: Services): Router {
       observeRetrieval(body.mode, r.timings);
       const passages = r.passages.slice(0, body.topK);
       const gen = await svc.generator();
-      const stream = gen.stream(
-        body.question,
-        passages.map((p) => ({ id: p.id, title: p.title, text: p.text })),
-        signal,
-      );
+      // The passages with their graph evidence (seeds, entities, paths, facts): answers name the bridge and use facts.
+      const stream = gen.stream(body.question, answerInput(r, body.topK), signal);
 
       if (!(req.header('accept') ?? '').includes('text/event-stream')) {
         const tg = performance.now();
@@ -57,6 +54,7 @@ export function answerRouter(svc: Services): Router {
           entities: r.entities,
           passages,
           paths: r.paths,
+          facts: r.facts,
           context: r.context,
           params: r.params,
           timings: { ...r.timings, generateMs: round(performance.now() - tg), totalMs: round(performance.now() - t0) },
@@ -67,7 +65,11 @@ export function answerRouter(svc: Services): Router {
       const sse = new SseWriter(res, heartbeatMs);
       try {
         await sse.send('entities', { mode: body.mode, seeds: r.seeds, entities: r.entities, timings: r.timings });
-        await sse.send('passages', { passages, paths: r.paths.filter((p) => passages.some((x) => x.id === p.passageId)) });
+        await sse.send('passages', {
+          passages,
+          paths: r.paths.filter((p) => p.passageId === null || passages.some((x) => x.id === p.passageId)),
+          facts: r.facts,
+        });
         const tg = performance.now();
         let firstTokenMs: number | null = null;
         let result: AnswerResult;

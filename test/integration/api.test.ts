@@ -29,7 +29,7 @@ describe('POST /v1/retrieve', () => {
     const r = await postJson(`${srv.url}/v1/retrieve`, { questionEmbedding: f.question, mode });
     expect(r.status).toBe(200);
     expect(r.headers.get('x-request-id')).toMatch(/^[\w-]{36}$/);
-    expect(Object.keys(r.body).sort()).toEqual(['context', 'entities', 'mode', 'params', 'passages', 'paths', 'seeds', 'timings']);
+    expect(Object.keys(r.body).sort()).toEqual(['context', 'entities', 'facts', 'mode', 'params', 'passages', 'paths', 'seeds', 'timings']);
     expect(r.body.mode).toBe(mode);
     expect(r.body.timings).toEqual({ embedMs: 0, dbMs: expect.any(Number), totalMs: expect.any(Number) });
     expect(r.body.passages.length).toBeGreaterThan(0);

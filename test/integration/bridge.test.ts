@@ -56,7 +56,7 @@ test('vector ranks the answer below every distractor; gated and ppr lift it abov
     // Evidence: a path from the seed to the bridge entity that the answer passage mentions.
     const path = res.paths.find((p) => p.passageId === f.answerPassage)!;
     expect(path.nodes.map((n) => n.id)).toEqual([f.seedEntity, f.bridgeEntity]);
-    expect(path.relationships).toEqual([{ type: 'RELATED', predicate: 'worked with' }]);
+    expect(path.relationships).toEqual([{ type: 'RELATED', predicate: 'worked with', direction: 'forward' }]);
     expect(res.context).toContain('Charles Babbage designed the Analytical Engine.');
     expect(res.context.indexOf('[1] ')).toBe(0);
   }

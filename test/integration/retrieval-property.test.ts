@@ -1,7 +1,7 @@
 import neo4j, { type Driver } from 'neo4j-driver';
 
 const neo4jInt = (n: number) => neo4j.int(n);
-import { Retriever } from '../../server/retrieval/client.js';
+import { Retriever, type GatedTrace, type PprTrace } from '../../server/retrieval/client.js';
 import { GraphStore } from '../../server/graph/store.js';
 import { manageProjection } from '../../server/retrieval/projection.js';
 import { gatedActivation, pprScores, selectPassages, vectorSeeds, type RefGraph } from '../support/reference.js';
@@ -130,6 +130,47 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     expectClose(res.entities, expected.entities, ['activation']);
     expectClose(res.passages, expected.passages, ['score', 'graphScore', 'vectorScore']);
     expect(res.passages.length).toBeGreaterThan(0);
+  });
+
+  test.each([
+    { steps: 3, degreeDiscount: 0, frontier: 100 },
+    { steps: 5, degreeDiscount: 0.5, frontier: 4 },
+  ])("gated mode's trace: per-step inflows add up to the activations, as in the reference (%o)", async (g) => {
+    const p = { ...common, ...g, gate: true, decay: 0.7, threshold: 0.01, graphWeight: 0.4, vectorWeight: 0.6, fusion: 'blend' as const };
+    const plain = await retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: p });
+    const res = await retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: p, explain: true });
+    expect(plain.trace).toBeUndefined();
+    // The trace changes nothing else.
+    expect(res.entities).toEqual(plain.entities);
+    expect(res.passages).toEqual(plain.passages);
+    const trace = res.trace as GatedTrace;
+    expect(trace.steps.map((s) => s.step)).toEqual(Array.from({ length: g.steps }, (_, i) => i + 1));
+    // Seeds, then each step's incoming, give every node's activation.
+    const sum = new Map(res.seeds.map((s) => [s.id, s.activation]));
+    for (const step of trace.steps) {
+      for (const r of step.received) {
+        expect(r.before).toBeCloseTo(sum.get(r.id) ?? 0, 9);
+        expect(Math.abs(r.inflow - r.sources.reduce((t, x) => t + x.share, 0))).toBeLessThan(1e-9);
+        expect(Math.abs(r.incoming - p.decay * r.gate * r.inflow)).toBeLessThan(1e-9);
+        for (const x of r.sources) expect(x.activation).toBeGreaterThan(r.before);
+        sum.set(r.id, (sum.get(r.id) ?? 0) + r.incoming);
+      }
+    }
+    const act = gatedActivation(ref, q, vectorSeeds(ref, q, p.seedK, p.seedMinScore), p);
+    for (const e of res.entities) {
+      expect(Math.abs((sum.get(e.id) ?? NaN) - e.activation)).toBeLessThan(1e-9);
+      expect(Math.abs((act.get(e.id) ?? NaN) - e.activation)).toBeLessThan(1e-6);
+    }
+    expect(trace.steps.flatMap((s) => s.received).length).toBeGreaterThan(0);
+  });
+
+  test('ppr trace: the teleport weights are the seeds and the top scores are sorted', async () => {
+    const res = await retriever.retrieve({ mode: 'ppr', questionEmbedding: q, params: { ...common }, explain: true });
+    const trace = res.trace as PprTrace;
+    expect(trace.teleport.map((t) => t.id).sort()).toEqual(res.seeds.map((s) => s.id).sort());
+    for (const t of trace.teleport) expect(t.weight).toBeCloseTo(res.seeds.find((s) => s.id === t.id)!.activation, 9);
+    expect(trace.top.length).toBeGreaterThan(0);
+    for (let i = 1; i < trace.top.length; i++) expect(trace.top[i].score).toBeLessThanOrEqual(trace.top[i - 1].score);
   });
 
   test('gated mode with rrf fusion equals the reference (lexical ranking read from the full-text index)', async () => {

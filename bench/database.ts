@@ -1,0 +1,62 @@
+/**
+ * The embedded Neo4j an evaluation runs on: one data folder per ingested input
+ * (.data/eval/<key>), so switching datasets costs a restart, not a re-ingest.
+ * With NEO4J_URI set, that database is used instead (emptied and re-ingested
+ * when the key differs).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT, type Config } from '../server/config.js';
+import type { Embedder } from '../server/embedders/types.js';
+import { GraphStore } from '../server/graph/store.js';
+import { ingestPath, progressBar } from '../server/ingest/index.js';
+
+export interface EvalDatabase {
+  store: GraphStore;
+  fresh: boolean;
+  stop: () => void;
+  /** How another client (the peers) reaches the same database. */
+  connection: { uri: string; user: string; password: string; database: string };
+}
+
+export async function openDatabase(cfg: Config, key: string): Promise<EvalDatabase> {
+  if (process.env.NEO4J_URI) {
+    return { store: GraphStore.connect(cfg.neo4j), fresh: false, stop: () => {}, connection: cfg.neo4j };
+  }
+  const env = {
+    ...process.env,
+    NEO4J_BOLT_PORT: process.env.EVAL_NEO4J_BOLT_PORT || '27688',
+    NEO4J_HTTP_PORT: process.env.EVAL_NEO4J_HTTP_PORT || '27475',
+    NEO4J_DATA_DIR: `.data/eval/${key}`,
+    NEO4J_PASSWORD: 'graph-recall-eval',
+  };
+  const launcher = path.join(ROOT, 'docker', 'neo4j.mjs');
+  // One eval database runs at a time: stop whichever one holds the port.
+  for (const d of fs.existsSync(path.join(ROOT, '.data/eval')) ? fs.readdirSync(path.join(ROOT, '.data/eval')) : []) {
+    if (d !== key) spawnSync(process.execPath, [launcher, 'stop'], { env: { ...env, NEO4J_DATA_DIR: `.data/eval/${d}` }, stdio: 'ignore' });
+  }
+  const fresh = !fs.existsSync(path.join(ROOT, '.data/eval', key, 'data'));
+  const r = spawnSync(process.execPath, [launcher, 'start'], { env, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('could not start the eval Neo4j');
+  const store = GraphStore.connect({ ...cfg.neo4j, uri: `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, password: env.NEO4J_PASSWORD });
+  const connection = { uri: `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, user: cfg.neo4j.user, password: env.NEO4J_PASSWORD, database: cfg.neo4j.database };
+  return { store, fresh, stop: () => spawnSync(process.execPath, [launcher, 'stop'], { env, stdio: 'ignore' }), connection };
+}
+
+/** Ingests input (a corpus file or a curated-graph folder) unless the database already holds it; returns the seconds spent. */
+export async function ensureCorpus(store: GraphStore, cfg: Config, embedder: Embedder, input: string, key: string): Promise<number> {
+  const meta = await store.read("OPTIONAL MATCH (m:GraphRecallMeta {key: 'evalCorpus'}) RETURN m.value AS v");
+  if (meta.records[0].get('v') === key) return 0;
+  // CALL IN TRANSACTIONS needs an implicit transaction: a session of its own.
+  const s = store.driver.session({ database: store.database });
+  await s.run('MATCH (n) WHERE NOT n:GraphRecallMigration CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS').finally(() => s.close());
+  const t0 = performance.now();
+  const summary = await ingestPath({ store, config: cfg, embedder }, input, { onProgress: progressBar() });
+  const seconds = (performance.now() - t0) / 1000;
+  console.log(
+    `ingested ${summary.passages} passages, ${summary.entities} entities, ${summary.relations} relations, ${summary.synonyms} synonyms in ${seconds.toFixed(0)} s`,
+  );
+  await store.write("MERGE (m:GraphRecallMeta {key: 'evalCorpus'}) SET m.value = $key", { key });
+  return seconds;
+}

@@ -1,0 +1,15 @@
+// Facts without a walk: the seeds' own relationships over $relTypes, each
+// scored by the seed's activation x max(0, cos(the other end's description
+// embedding, question)); the $factK best, each an evidence path of one hop.
+CALL (seeds) {
+  UNWIND seeds AS s
+  WITH s.node AS seed, s.activation AS a
+  MATCH (seed)-[r]-(n:Entity)
+  WHERE type(r) IN $relTypes AND n <> seed
+  WITH seed, r, n, a * CASE WHEN n.descriptionEmbedding IS NULL THEN 0.0
+         ELSE apoc.coll.max([gds.similarity.cosine(n.descriptionEmbedding, $questionEmbedding), 0.0]) END AS score
+  ORDER BY score DESC, n.id, type(r), seed.id
+  LIMIT $factK
+  RETURN collect({passageId: null, entityId: n.id, nodes: [seed, n], rels: [r], score: score}) AS entityPaths
+}
+WITH *, [x IN entityPaths | {rel: x.rels[0], score: x.score}] AS facts
