@@ -1,6 +1,7 @@
 /**
  * Evaluation and A/B harness: Recall@2/5/10, MRR and latency per retrieval
- * mode on a multi-hop QA set, through the same code path as the API.
+ * mode on a multi-hop QA set, through the same code path as the API, and the
+ * answer containment of the offline answers (no API key needed).
  *
  *   npm run eval -- --dataset <folder> [--questions <file.jsonl>] [--modes vector,hybrid,gated,ppr]
  *                   [--sweep T=1..4,decay=0.3..0.9] [--ablate gate] [--out <dir>] [--limit N]
@@ -27,6 +28,9 @@ import { jaccardAtK, rankCorrelation } from '../server/retrieval/overlap.js';
 import { ensureProjection } from '../server/retrieval/projection.js';
 import { MODE_NAMES, type Mode } from '../server/retrieval/params.js';
 import { embedQuestion, retrieveTimed, validateParams } from '../server/retrieval/service.js';
+import { createExtractiveGenerator } from '../server/answer/extractive.js';
+import { answerInput } from '../server/answer/shared.js';
+import { answerContainment } from './containment.js';
 import { exactMatch, f1Score } from './metrics.js';
 import { parseSweep } from './sweep.js';
 import { barChartSvg, latencyChartSvg } from './svg.js';
@@ -168,6 +172,11 @@ async function ensureCorpus(store: GraphStore, cfg: Config, embedder: Embedder, 
   return seconds;
 }
 
+/** What the offline generator of /v1/answer says for this retrieval: its default topK (5) passages and the graph evidence. */
+async function offlineAnswer(gen: ReturnType<typeof createExtractiveGenerator>, question: string, r: RetrievalResult): Promise<string> {
+  return (await gen.complete(question, answerInput(r, 5))).answer;
+}
+
 /** Recall@k (share of the gold ids in the first k) and reciprocal rank of the first gold id. */
 function scoreRanking(ids: string[], goldIds: string[]) {
   const gold = new Set(goldIds);
@@ -198,6 +207,8 @@ async function main() {
   const ingestSeconds = await ensureCorpus(store, cfg, embedder, corpus, key);
   await ensureProjection(store.driver, { graphName: cfg.pprGraphName, database: store.database });
   const retriever = new Retriever(store, { timeoutMs: 60000, allowedRelTypes: cfg.traverseTypes, pprGraphName: cfg.pprGraphName });
+  // The offline answer of /v1/answer (its default topK), from the same retrieval result.
+  const offline = createExtractiveGenerator();
 
   // Every question, every variant, interleaved (rotating order), after one warm-up question.
   const perQuestion: Record<string, unknown>[] = [];
@@ -218,11 +229,14 @@ async function main() {
     for (const v of vs) {
       const r = results[v.name];
       const ids = r.passages.map((p) => p.documentId ?? p.id);
+      const answer = await offlineAnswer(offline, q.question, r);
       (row.modes as Record<string, unknown>)[v.name] = {
         ...scoreRanking(ids, q.supporting_ids),
         totalMs: r.timings.totalMs,
         dbMs: r.timings.dbMs,
         seeds: r.seeds.map((s) => s.name),
+        offline_answer: answer,
+        answer_containment: answerContainment(answer, q.answers),
       };
     }
     perQuestion.push(row);
@@ -269,7 +283,7 @@ async function main() {
         const m = (row.modes as Record<string, { passages: string[] }>)[v.name];
         const emb = await embedQuestion(embedder, { question: row.question as string });
         const r = await retrieveTimed(retriever, { mode: v.mode, question: row.question as string, ...emb, params: { ...v.params, topK: 5 } });
-        const out = await generator.complete(row.question as string, r.passages.slice(0, 5));
+        const out = await generator.complete(row.question as string, answerInput(r, 5));
         ems.push(exactMatch(out.answer, row.answers as string[]));
         f1s.push(f1Score(out.answer, row.answers as string[]));
         (m as Record<string, unknown>).answer = out.answer;
@@ -292,6 +306,8 @@ async function main() {
             recall_at_5: r4(mean(ms.map((m) => m.recall_at_5))),
             recall_at_10: r4(mean(ms.map((m) => m.recall_at_10))),
             mrr: r4(mean(ms.map((m) => m.rr))),
+            // Share of questions whose gold answer (any alias, SQuAD-normalised) is in the offline answer; peers have none.
+            answer_containment: ms.every((m) => typeof m.answer_containment === 'number') ? r4(mean(ms.map((m) => m.answer_containment))) : null,
             p50_ms: r4(
               pct(
                 ms.map((m) => m.totalMs),
@@ -357,12 +373,13 @@ async function main() {
     '',
     `Questions: \`${path.relative(ROOT, questionsFile)}\`; embedder ${embedder.id}; extractor ${cfg.extractor}; commit ${versions.commit.slice(0, 10)}.`,
     '',
-    '| mode | Recall@2 | Recall@5 | Recall@10 | MRR | p50 ms | p95 ms | p50 db ms | EM | F1 |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| mode | Recall@2 | Recall@5 | Recall@10 | MRR | answer containment | p50 ms | p95 ms | p50 db ms | EM | F1 |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...reportNames.map((name) => {
       const m = summary.modes[name];
       const a = answers === 'not run' ? null : answers[name];
-      return `| ${name} | ${m.recall_at_2.toFixed(3)} | ${m.recall_at_5.toFixed(3)} | ${m.recall_at_10.toFixed(3)} | ${m.mrr.toFixed(3)} | ${m.p50_ms.toFixed(1)} | ${m.p95_ms.toFixed(1)} | ${m.p50_db_ms.toFixed(1)} | ${a ? a.em.toFixed(3) : 'not run'} | ${a ? a.f1.toFixed(3) : 'not run'} |`;
+      const contained = m.answer_containment === null ? '-' : m.answer_containment.toFixed(3);
+      return `| ${name} | ${m.recall_at_2.toFixed(3)} | ${m.recall_at_5.toFixed(3)} | ${m.recall_at_10.toFixed(3)} | ${m.mrr.toFixed(3)} | ${contained} | ${m.p50_ms.toFixed(1)} | ${m.p95_ms.toFixed(1)} | ${m.p50_db_ms.toFixed(1)} | ${a ? a.em.toFixed(3) : 'not run'} | ${a ? a.f1.toFixed(3) : 'not run'} |`;
     }),
     '',
     agreement ? `gated vs ppr: Jaccard@5 ${agreement.jaccard_at_5.toFixed(3)}, rank correlation@10 ${agreement.rank_correlation_at_10.toFixed(3)}` : '',

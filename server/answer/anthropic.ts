@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { answerPrompt, citationsIn, contextBlock, drain } from './shared.js';
-import type { AnswerResult, Generator } from './types.js';
+import { answerPrompt, asInput, citationsIn, contextBlock, drain, factsBlock } from './shared.js';
+import type { AnswerInput, AnswerResult, Generator } from './types.js';
 
 export interface AnthropicGeneratorOptions {
   apiKey: string;
@@ -12,21 +12,25 @@ export interface AnthropicGeneratorOptions {
 
 /**
  * Claude answers, streamed (Messages API streaming); the prompt is the versioned
- * file prompts/answer-v1.md. No temperature: the Messages API version this SDK
- * speaks (2026-10-21) rejects sampling parameters.
+ * file prompts/answer-v2.md; the message carries the passages and, beside them,
+ * the facts of the evidence paths (all there is for a graph without passages).
+ * No temperature: the Messages API version this SDK speaks (2026-10-21)
+ * rejects sampling parameters.
  */
 export function createAnthropicGenerator(opts: AnthropicGeneratorOptions): Generator {
   const client = new Anthropic({ apiKey: opts.apiKey, ...(opts.baseUrl ? { baseURL: opts.baseUrl } : {}), maxRetries: opts.maxRetries ?? 3 });
   const system = answerPrompt();
   const gen: Generator = {
     id: `anthropic:${opts.model}`,
-    async *stream(question, passages, signal): AsyncGenerator<string, AnswerResult> {
+    async *stream(question, given, signal): AsyncGenerator<string, AnswerResult> {
+      const input = asInput(given);
+      const { passages } = input;
       const stream = client.messages.stream(
         {
           model: opts.model,
           max_tokens: opts.maxTokens ?? 512,
           system,
-          messages: [{ role: 'user', content: `Passages:\n\n${contextBlock(passages)}\n\nQuestion: ${question}` }],
+          messages: [{ role: 'user', content: userMessage(question, input) }],
         },
         { signal },
       );
@@ -45,7 +49,15 @@ export function createAnthropicGenerator(opts: AnthropicGeneratorOptions): Gener
         generator: gen.id,
       };
     },
-    complete: (question, passages) => drain(gen.stream(question, passages)),
+    complete: (question, input) => drain(gen.stream(question, input)),
   };
   return gen;
+}
+
+/** The user turn: the passages, the facts (when there are any) and the question. */
+export function userMessage(question: string, input: AnswerInput): string {
+  const parts = [`Passages:\n\n${input.passages.length ? contextBlock(input.passages) : '(none)'}`];
+  if (input.facts?.length) parts.push(`Facts:\n\n${factsBlock(input.facts)}`);
+  parts.push(`Question: ${question}`);
+  return parts.join('\n\n');
 }

@@ -1,6 +1,6 @@
 /** The offline answer generator: extractive, no network. */
-import { citationsIn, drain } from './shared.js';
-import type { AnswerPassage, AnswerResult, Generator } from './types.js';
+import { asInput, citationsIn, drain } from './shared.js';
+import type { AnswerEntity, AnswerFact, AnswerInput, AnswerPassage, AnswerResult, Generator } from './types.js';
 
 const STOP = new Set(
   'a an the of in on at to for from by with and or is are was were be been who whom whose what which when where why how did does do that this these those as it its his her their into than then'.split(
@@ -12,6 +12,10 @@ const terms = (s: string) =>
     .toLowerCase()
     .match(/[\p{L}\p{N}]+/gu)
     ?.filter((t) => !STOP.has(t)) ?? [];
+
+/** A crude stem, enough to meet "treat" / "treats" / "treated", "symptoms" / "symptom", "Ugandan" / "Uganda". */
+const stem = (t: string) => (t.length <= 4 ? t : t.replace(/(?:ings|ing|ies|ied|es|ed|s|ans|an|a|e|y)$/u, '').slice(0, 6));
+const stems = (s: string) => new Set(terms(s).map(stem));
 
 /** Titles and abbreviations after which a period does not end a sentence ("Hon. Winnie Kiiza"). */
 const ABBREVIATIONS = new Set(
@@ -41,38 +45,192 @@ export function sentences(text: string): string[] {
   return out.map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
+const NO_ANSWER = 'The retrieved passages do not answer this question.';
+
+/** A text as its lower-cased words between spaces, for finding a name in it as whole words. */
+const words = (s: string) => ` ${(s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ')} `;
+const mentions = (haystack: string, name: string) => {
+  const n = words(name);
+  return n.trim().length > 1 && haystack.includes(n);
+};
+/** True when every content word of a name is, stemmed, among the given stems ("Uganda" in "first Ugandan female"). */
+const named = (name: string, ...sets: Set<string>[]) => {
+  const ts = terms(name).map(stem);
+  return ts.length > 0 && ts.every((t) => sets.some((set) => set.has(t)));
+};
+
 /**
- * The offline answer: the sentences of the top passages that best match the
- * question (question-term overlap weighted by rarity across the candidate
- * sentences, with a small bonus for higher-ranked passages), each followed by
- * its citation. Extractive: it never states anything the passages do not.
+ * The graph evidence an answer leans on: the passages that connect to the
+ * question's seeds, and the entities that bridge the hops (with a weight).
+ * A passage connects when an evidence path from a seed reaches it or its
+ * text names a seed. Bridge entities are those on the evidence paths and in
+ * the facts (not the seeds themselves: the question names those), then the
+ * most activated entities.
  */
-export function extractiveAnswer(question: string, passages: AnswerPassage[], maxSentences = 2): { text: string; citations: string[] } {
-  const q = new Set(terms(question));
-  const cands = passages.flatMap((p, rank) => sentences(p.text).map((s) => ({ s, id: p.id, rank, t: new Set(terms(s)) })));
-  if (!cands.length || !q.size) return { text: 'The retrieved passages do not answer this question.', citations: [] };
-  const df = new Map<string, number>();
-  for (const c of cands) for (const t of c.t) df.set(t, (df.get(t) ?? 0) + 1);
-  const scored = cands
-    .map((c, i) => {
-      let score = 0;
-      for (const t of q) if (c.t.has(t)) score += Math.log(1 + cands.length / (df.get(t) ?? 1));
-      return { ...c, i, score: score / (1 + 0.15 * c.rank) };
-    })
-    .filter((c) => c.score > 0)
-    .sort((a, b) => b.score - a.score || a.i - b.i)
-    .slice(0, maxSentences)
-    .sort((a, b) => a.rank - b.rank || a.i - b.i);
-  if (!scored.length) return { text: 'The retrieved passages do not answer this question.', citations: [] };
-  const text = scored.map((c) => `${c.s} [${c.id}]`).join(' ');
+function evidence(input: AnswerInput) {
+  const seedIds = new Set((input.seeds ?? []).map((s) => s.id));
+  const seedNames = (input.seeds ?? []).map((s) => s.name);
+  const connected = new Set<string>();
+  const bridges = new Map<string, number>();
+  const bridge = (name: string, w: number) => bridges.set(name, Math.max(bridges.get(name) ?? 0, w));
+  for (const p of input.paths ?? []) {
+    if (p.passageId) connected.add(p.passageId);
+    for (const n of p.nodes) if (!seedIds.has(n.id)) bridge(n.name, 1);
+  }
+  const facts = input.facts ?? [];
+  const topFact = Math.max(0, ...facts.map((f) => f.score));
+  for (const f of facts) for (const e of [f.subject, f.object]) if (!seedIds.has(e.id)) bridge(e.name, topFact > 0 ? 0.5 + (0.5 * f.score) / topFact : 0.5);
+  const ranked = (input.entities ?? []).filter((e) => !seedIds.has(e.id)).slice(0, 10);
+  const topAct = Math.max(0, ...ranked.map((e) => e.activation));
+  for (const e of ranked) bridge(e.name, topAct > 0 ? (0.5 * e.activation) / topAct : 0);
+  for (const p of input.passages) if (seedNames.some((n) => mentions(words(`${p.title ?? ''} ${p.text}`), n))) connected.add(p.id);
+  return { connected, bridges };
+}
+
+interface Candidate {
+  s: string;
+  id: string;
+  rank: number;
+  i: number;
+  /** stems of the sentence, and of its passage's title (a sentence is read in its passage's light). */
+  own: Set<string>;
+  title: Set<string>;
+}
+
+/**
+ * The offline answer: sentences of the top passages, each followed by its
+ * citation. A sentence scores by the question's terms it carries (weighted by
+ * rarity across the candidates; a term only in its passage's title counts
+ * half) and by the bridge entities it names (the entities on the evidence
+ * paths and facts, then the most activated ones), so the answer carries the
+ * entity that links the hops. Only passages that connect to the question's
+ * seeds are used, unless none does. The second sentence is chosen for what
+ * the first left out (the other hop). Extractive: it never states anything
+ * the passages do not. Without passages, it answers from the facts.
+ */
+export function extractiveAnswer(question: string, given: AnswerPassage[] | AnswerInput, maxSentences = 2): { text: string; citations: string[] } {
+  const input = asInput(given);
+  const { passages } = input;
+  const q = new Set(terms(question).map(stem));
+  const { connected, bridges } = evidence(input);
+  const usable = passages.some((p) => connected.has(p.id)) ? passages.filter((p) => connected.has(p.id)) : passages;
+  const cands: Candidate[] = usable.flatMap((p) => {
+    const rank = passages.indexOf(p);
+    const title = stems(p.title ?? '');
+    return sentences(p.text).map((s, i) => ({ s, id: p.id, rank, i, own: stems(s), title }));
+  });
+  const picked = q.size ? pickSentences(cands, q, bridges, maxSentences) : [];
+  if (!picked.length) {
+    if (input.facts?.length) return { text: factsAnswer(question, input), citations: [] };
+    return { text: NO_ANSWER, citations: [] };
+  }
+  const text = picked.map((c) => `${c.s} [${c.id}]`).join(' ');
   return { text, citations: citationsIn(text, passages) };
+}
+
+function pickSentences(cands: Candidate[], q: Set<string>, bridges: Map<string, number>, maxSentences: number): Candidate[] {
+  const df = new Map<string, number>();
+  for (const c of cands) for (const t of new Set([...c.own, ...c.title])) df.set(t, (df.get(t) ?? 0) + 1);
+  const idf = (t: string) => Math.log(1 + cands.length / (df.get(t) ?? 1));
+  // Bridge entities named in a sentence; a bridge whose words are all in the question adds nothing.
+  const bridgeList = [...bridges].filter(([name]) => terms(name).some((t) => !q.has(stem(t))));
+  // Per candidate: the bridges it names, at full weight in the sentence itself, at half through its passage's title.
+  const bridgesOf = cands.map((c) =>
+    bridgeList.flatMap(([name, w]): [string, number][] => (named(name, c.own) ? [[name, w]] : named(name, c.own, c.title) ? [[name, w / 2]] : [])),
+  );
+  const score = (c: Candidate, k: number, covered: Set<string>) => {
+    let s = 0;
+    for (const t of q) {
+      const w = covered.has(t) ? 0.25 : 1;
+      if (c.own.has(t)) s += w * idf(t);
+      else if (c.title.has(t)) s += 0.5 * w * idf(t);
+    }
+    if (s === 0) return 0;
+    // The best-weighted bridge named, by how rare its words are among the candidates.
+    let b = 0;
+    for (const [name, w] of bridgesOf[k]) b = Math.max(b, w * Math.max(...terms(name).map((t) => idf(stem(t)))));
+    return (s + 0.5 * b) / (1 + 0.15 * c.rank);
+  };
+  const picked: Candidate[] = [];
+  const covered = new Set<string>();
+  while (picked.length < maxSentences) {
+    let best = -1;
+    let bestScore = 0;
+    for (let k = 0; k < cands.length; k++) {
+      if (picked.includes(cands[k])) continue;
+      const s = score(cands[k], k, covered);
+      if (s > bestScore) [best, bestScore] = [k, s];
+    }
+    if (best < 0) break;
+    picked.push(cands[best]);
+    for (const t of q) if (cands[best].own.has(t) || cands[best].title.has(t)) covered.add(t);
+  }
+  return picked.sort((a, b) => a.rank - b.rank || a.i - b.i);
+}
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * An answer from facts alone (a knowledge graph without passages): the
+ * entities the question asks for, each with the facts that support it.
+ * "Asked for" = reached by the facts from the seeds and, when the question
+ * says so, of the type it names ("Which compounds ...") or linked by the
+ * predicate it uses ("... treat ...", "... localize ..."): "Compounds linked:
+ * Rivastigmine (Rivastigmine treats Alzheimer's disease), ...".
+ */
+export function factsAnswer(question: string, input: Pick<AnswerInput, 'facts' | 'seeds'>, maxEntities = 10): string {
+  const facts = [...(input.facts ?? [])].sort((a, b) => a.rank - b.rank);
+  if (!facts.length) return NO_ANSWER;
+  const seedIds = new Set((input.seeds ?? []).map((s) => s.id));
+  const q = new Set(terms(question).map(stem));
+  const predicateMatches = (f: AnswerFact) => terms(f.predicate).some((t) => q.has(stem(t)));
+  const typeWord = (e: AnswerEntity) => (e.type ? terms(question).find((t) => stems(e.type!).has(stem(t))) : undefined);
+  // The candidates: the ends of facts that are not seeds, with their facts, in fact order.
+  const found = new Map<string, { entity: AnswerEntity; facts: AnswerFact[] }>();
+  for (const f of facts) {
+    for (const e of [f.subject, f.object]) {
+      if (seedIds.has(e.id)) continue;
+      const c = found.get(e.id) ?? { entity: e, facts: [] };
+      c.facts.push(f);
+      found.set(e.id, c);
+    }
+  }
+  let cands = [...found.values()];
+  if (!cands.length)
+    return `Facts: ${facts
+      .slice(0, maxEntities)
+      .map((f) => f.text)
+      .join('; ')}.`;
+  // Narrow to what the question asks for: its type word first, else its predicate, else the commonest type.
+  let label: string | undefined;
+  const byType = cands.filter((c) => typeWord(c.entity));
+  if (byType.length) {
+    cands = byType;
+    label = capitalise(typeWord(byType[0].entity)!);
+  } else {
+    const byPredicate = cands.filter((c) => c.facts.some(predicateMatches));
+    if (byPredicate.length) cands = byPredicate;
+    const counts = new Map<string, number>();
+    for (const c of cands) if (c.entity.type) counts.set(c.entity.type, (counts.get(c.entity.type) ?? 0) + 1);
+    const common = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+    if (common && counts.get(common)! > cands.length / 2) {
+      cands = cands.filter((c) => c.entity.type === common);
+      label = common;
+    }
+  }
+  const items = cands.slice(0, maxEntities).map((c) => {
+    const support = [...c.facts.filter(predicateMatches), ...c.facts.filter((f) => !predicateMatches(f))].slice(0, 2);
+    return `${c.entity.name} (${support.map((f) => f.text).join('; ')})`;
+  });
+  const more = cands.length > maxEntities ? ` and ${cands.length - maxEntities} more` : '';
+  return `${label ?? 'Entities'} linked: ${items.join(', ')}${more}.`;
 }
 
 export function createExtractiveGenerator(): Generator {
   const gen: Generator = {
-    id: 'offline:extractive-v1',
-    async *stream(question, passages, signal): AsyncGenerator<string, AnswerResult> {
-      const { text, citations } = extractiveAnswer(question, passages);
+    id: 'offline:extractive-v2',
+    async *stream(question, input, signal): AsyncGenerator<string, AnswerResult> {
+      const { text, citations } = extractiveAnswer(question, input);
       // Streamed word by word, like a model's tokens, so clients use one code path.
       for (const piece of text.match(/\S+\s*/g) ?? []) {
         if (signal?.aborted) break;
@@ -81,7 +239,7 @@ export function createExtractiveGenerator(): Generator {
       }
       return { answer: text, citations, usage: null, generator: gen.id };
     },
-    complete: (question, passages) => drain(gen.stream(question, passages)),
+    complete: (question, input) => drain(gen.stream(question, input)),
   };
   return gen;
 }

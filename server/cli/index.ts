@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError, type Help } from 'commander';
 import { configReference, ConfigError } from '../config.js';
+import { explainCommand } from './explain.js';
 import { ingestCommand } from './ingest.js';
 import { migrateCommand } from './migrate.js';
 import { projectionCommand } from './projection.js';
@@ -48,7 +49,7 @@ export function buildProgram(): Command {
     .usage('<command> [options]')
     .exitOverride()
     .showHelpAfterError('(graph-recall --help lists the commands and their options)');
-  for (const add of [serveCommand, migrateCommand, projectionCommand, ingestCommand, reembedCommand]) add(program);
+  for (const add of [serveCommand, migrateCommand, projectionCommand, ingestCommand, reembedCommand, explainCommand]) add(program);
   program.addHelpText('after', () => {
     const help = program.createHelp();
     help.prepareContext({ helpWidth: process.stdout.columns || 80 });
