@@ -16,6 +16,7 @@ export function loadCytoscape() {
 export const TOP_ENTITIES = 12;
 const MAX_FACTS = 20;
 const ROW_H = 46;
+const MAX_ROWS = 8;
 /** Room kept right of the passage column for the passages' labels. */
 const PASSAGE_LABEL_W = 150;
 
@@ -199,21 +200,41 @@ export function buildGraph(model, width = 560) {
     col.forEach((id, i) => rowOf.set(id, i));
   });
   columns[passageCol] = passages.map((p) => passageNode(p.id));
-  const tallest = Math.max(1, ...columns.map((c) => c?.length ?? 0));
-  // Columns as wide as the box allows, so the drawing fits it at about its natural size.
-  const colW = Math.max(90, Math.min(190, (width - PASSAGE_LABEL_W - 40) / passageCol));
-  const position = (col, i) => ({ x: col * colW, y: (i - (columns[col].length - 1) / 2) * ROW_H });
 
   const maxActivation = Math.max(1e-9, ...[...nodes.values()].map((n) => activation.get(n.ref) ?? 0));
+  const sizeOf = new Map();
+  for (const n of nodes.values()) {
+    const a = activation.get(n.ref);
+    sizeOf.set(n.id, a == null ? 12 : Math.round(14 + 26 * Math.sqrt(Math.max(0, a) / maxActivation)));
+  }
+  // A column of more than MAX_ROWS nodes is split in several side by side; rows leave room for each node and its label.
+  const slots = [];
+  for (const col of columns) {
+    const ids = col ?? [];
+    for (let i = 0; i < Math.max(1, ids.length); i += MAX_ROWS) slots.push(ids.slice(i, i + MAX_ROWS));
+  }
+  const colW = Math.max(90, Math.min(190, (width - PASSAGE_LABEL_W - 40) / Math.max(1, slots.length - 1)));
+  const step = (id) => Math.max(ROW_H, (sizeOf.get(id) ?? 16) + 26);
+  const position = new Map();
+  let tallest = 0;
+  slots.forEach((ids, x) => {
+    const total = ids.reduce((sum, id) => sum + step(id), 0);
+    tallest = Math.max(tallest, total);
+    let y = -total / 2;
+    for (const id of ids) {
+      position.set(id, { x: x * colW, y: y + step(id) / 2 });
+      y += step(id);
+    }
+  });
+
   const elements = [];
   for (const n of nodes.values()) {
     const a = activation.get(n.ref);
-    const size = a == null ? 12 : Math.round(14 + 26 * Math.sqrt(Math.max(0, a) / maxActivation));
     elements.push({
       group: 'nodes',
-      data: { id: n.id, ref: n.ref, kind: n.kind, label: cut(names.get(n.ref) ?? n.ref, 40), size, activation: a ?? null, wrap: colW - 14 },
+      data: { id: n.id, ref: n.ref, kind: n.kind, label: cut(names.get(n.ref) ?? n.ref, 40), size: sizeOf.get(n.id), activation: a ?? null, wrap: colW - 14 },
       classes: n.kind,
-      position: position(depth.get(n.id), rowOf.get(n.id)),
+      position: position.get(n.id),
     });
   }
   passages.forEach((p, i) => {
@@ -221,7 +242,7 @@ export function buildGraph(model, width = 560) {
       group: 'nodes',
       data: { id: passageNode(p.id), ref: p.id, kind: 'passage', label: cut(`${p.rank ?? i + 1}. ${p.title || p.id}`, 40), size: 16, wrap: PASSAGE_LABEL_W },
       classes: 'passage',
-      position: position(passageCol, i),
+      position: position.get(passageNode(p.id)),
     });
   });
   for (const e of edges.values()) {
@@ -231,7 +252,7 @@ export function buildGraph(model, width = 560) {
       classes: e.mentions ? 'mentions' : 'rel',
     });
   }
-  return { elements, pathElements, height: Math.min(560, Math.max(220, tallest * ROW_H + 50)) };
+  return { elements, pathElements, height: Math.min(600, Math.max(220, tallest + 40)) };
 }
 
 /**
