@@ -6,6 +6,7 @@
  *
  *   npm run eval:kg -- [--dataset bench/data/hetionet] [--per-template 12] [--seed 1]
  *                      [--modes vector,hybrid,gated,ppr] [--templates treats,presents] [--out <dir>]
+ *                      [--variants '{"ppr+gate": {"mode": "ppr", "params": {"gateScores": true}}}']
  *
  * Reported per template and mode: entity Recall@10 (the top entities other than
  * the one the question names; anchors have 1-10 gold answers, so this is the
@@ -126,6 +127,7 @@ async function main() {
       'per-template': { type: 'string', default: '12' },
       seed: { type: 'string', default: '1' },
       modes: { type: 'string', default: MODE_NAMES.join(',') },
+      variants: { type: 'string' },
       templates: { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -136,8 +138,15 @@ async function main() {
     return;
   }
   const dataset = path.resolve(values.dataset!);
-  const modes = values.modes!.split(',').map((m) => m.trim()) as Mode[];
-  for (const m of modes) if (!MODE_NAMES.includes(m)) throw new Error(`--modes: unknown mode ${m}`);
+  const modeList = values.modes!.split(',').map((m) => m.trim()) as Mode[];
+  for (const m of modeList) if (!MODE_NAMES.includes(m)) throw new Error(`--modes: unknown mode ${m}`);
+  // Variants: each mode with its defaults, plus named ones ({"ppr+gate": {"mode": "ppr", "params": {"gateScores": true}}}).
+  const extra = JSON.parse(values.variants ?? '{}') as Record<string, { mode: Mode; params?: Record<string, unknown> }>;
+  const variants: { name: string; mode: Mode; params: Record<string, unknown> }[] = [
+    ...modeList.map((m) => ({ name: m as string, mode: m, params: {} })),
+    ...Object.entries(extra).map(([name, v]) => ({ name, mode: v.mode, params: v.params ?? {} })),
+  ];
+  const modes = variants.map((v) => v.name);
   const wanted = values.templates ? values.templates.split(',') : TEMPLATES.map((t) => t.name);
   const templates = TEMPLATES.filter((t) => wanted.includes(t.name));
 
@@ -173,7 +182,7 @@ async function main() {
 
   // Warm-up on the first question, then every question with the modes and the bare query interleaved.
   const warm = await embedQuestion(embedder, { question: questions[0].question });
-  for (const m of modes) await retriever.retrieve({ mode: m, question: questions[0].question, questionEmbedding: warm.embedding });
+  for (const v of variants) await retriever.retrieve({ mode: v.mode, question: questions[0].question, questionEmbedding: warm.embedding, params: v.params });
   await bare(warm.embedding);
   const rows: { q: KgQuestion; bareMs: number; modes: Record<string, ReturnType<typeof scoreKg> & { dbMs: number; top: string[] }> }[] = [];
   const bar = progressBar();
@@ -181,15 +190,15 @@ async function main() {
     const q = questions[i];
     const { embedding } = await embedQuestion(embedder, { question: q.question });
     const row: (typeof rows)[number] = { q, bareMs: 0, modes: {} };
-    const order = [...modes, 'bare' as const];
+    const order = [...variants, 'bare' as const];
     for (let k = 0; k < order.length; k++) {
       const m = order[(k + i) % order.length];
       if (m === 'bare') {
         row.bareMs = await bare(embedding);
         continue;
       }
-      const r = await retriever.retrieve({ mode: m, question: q.question, questionEmbedding: embedding });
-      row.modes[m] = { ...scoreKg(q, r), dbMs: r.timings.dbMs, top: r.entities.slice(0, K + 1).map((e) => e.name) };
+      const r = await retriever.retrieve({ mode: m.mode, question: q.question, questionEmbedding: embedding, params: m.params });
+      row.modes[m.name] = { ...scoreKg(q, r), dbMs: r.timings.dbMs, top: r.entities.slice(0, K + 1).map((e) => e.name) };
     }
     rows.push(row);
     bar({ stage: 'questions', done: i + 1, total: questions.length });

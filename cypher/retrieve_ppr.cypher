@@ -36,6 +36,7 @@
 //   passageSeedK       dense passages seeded when passageSeedWeight > 0 (default 10)
 //   teleportBuckets    exact weights: the passage seeds are grouped by rank into this many GDS runs (default 4)
 //   trace              also return the trace: the teleport weights and the top PageRank scores (explain: true sets it) (default false)
+//   gateScores         multiply each entity's PageRank score by max(0, cos(its description embedding, question)), gated mode's gate, before ranking (default false)
 //   seedSpecificity    divide each entity seed's weight by the number of passages that mention it (HippoRAG 2's node specificity) (default false)
 //
 // To run in Neo4j Browser or cypher-shell, set the parameters first (copy, remove the leading "// "):
@@ -67,6 +68,7 @@
 // :param passageSeedK => 10;
 // :param teleportBuckets => 4;
 // :param trace => false;
+// :param gateScores => false;
 // :param seedSpecificity => false;
 // :param questionEmbedding => COLLECT { MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding LIMIT 1 }[0];
 // ---- 1. seed mapping -------------------------------------------------------
@@ -162,7 +164,14 @@ CALL (entitySeeds, passageSeeds) {
   WHERE score > 0
   ORDER BY score DESC, nodeId
   LIMIT ($entityK + $candidateK) * 4
+  // $gateScores: an entity's score times the gated mode's gate, max(0, cos(its
+  // description embedding, question)): structural proximity and query relevance.
   WITH gds.util.asNode(nodeId) AS n, score
+  WITH n, CASE WHEN $gateScores AND n:Entity THEN score * CASE WHEN n.descriptionEmbedding IS NULL THEN 0.0
+         ELSE apoc.coll.max([gds.similarity.cosine(n.descriptionEmbedding, $questionEmbedding), 0.0]) END
+         ELSE score END AS score
+  WHERE score > 0
+  ORDER BY score DESC, n.id
   RETURN apoc.map.fromPairs(collect(CASE WHEN n:Entity THEN [elementId(n), score] END)) AS act,
          collect(CASE WHEN n:Passage THEN {p: n, g: score} END) AS extraCandidates,
          collect(CASE WHEN $trace THEN {id: n.id, name: coalesce(n.name, n.title, n.id), label: CASE WHEN n:Entity THEN 'Entity' ELSE 'Passage' END,

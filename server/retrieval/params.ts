@@ -101,6 +101,11 @@ export const PPR_PARAMS = {
     default: false,
     doc: 'also return the trace: the teleport weights and the top PageRank scores (explain: true sets it)',
   },
+  gateScores: {
+    schema: z.boolean(),
+    default: false,
+    doc: "multiply each entity's PageRank score by max(0, cos(its description embedding, question)), gated mode's gate, before ranking",
+  },
   seedSpecificity: {
     schema: z.boolean(),
     default: false,

@@ -114,6 +114,25 @@ describe('a knowledge graph without passages', () => {
     expect(r.facts.map((f) => f.text)).toContain('Rivastigmine resembles Donepezil');
   });
 
+  test("ppr with gateScores: each entity's PageRank score times its gate, the compounds first", async () => {
+    const r = await retriever.retrieve({
+      mode: 'ppr',
+      question: "Which compounds treat Alzheimer's disease?",
+      questionEmbedding: q,
+      params: { gateScores: true },
+    });
+    // The fixture's vectors are unit length, so the gate is the dot product.
+    const gate = (id: string) =>
+      Math.max(
+        0,
+        (graph.entities.find((e) => e.id === id)!.descriptionEmbedding ?? []).reduce((t, x, i) => t + x * q[i], 0),
+      );
+    const raw = new Map(results.ppr.entities.map((e) => [e.id, e.activation]));
+    for (const e of r.entities) expect(e.activation).toBeCloseTo(raw.get(e.id)! * gate(e.id), 9);
+    const nonSeeds = r.entities.map((e) => e.id).filter((id) => id !== 'd:alz');
+    expect(nonSeeds.slice(0, 2)).toEqual(['c:riva', 'c:done']);
+  });
+
   test('factK 0 returns no facts and an empty context', async () => {
     const r = await retriever.retrieve({ mode: 'gated', question: "Which compounds treat Alzheimer's disease?", questionEmbedding: q, params: { factK: 0 } });
     expect(r.facts).toEqual([]);
