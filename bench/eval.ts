@@ -17,12 +17,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ROOT, loadConfig, type Config } from '../server/config.js';
+import { ROOT, loadConfig } from '../server/config.js';
 import { migrate } from '../server/db/migrate.js';
 import { createEmbedder } from '../server/embedders/index.js';
-import type { Embedder } from '../server/embedders/types.js';
-import { progressBar, ingestPath } from '../server/ingest/index.js';
-import { GraphStore } from '../server/graph/store.js';
+import { progressBar } from '../server/ingest/index.js';
 import { Retriever, type RetrievalResult } from '../server/retrieval/client.js';
 import { jaccardAtK, rankCorrelation } from '../server/retrieval/overlap.js';
 import { ensureProjection } from '../server/retrieval/projection.js';
@@ -31,6 +29,7 @@ import { embedQuestion, retrieveTimed, validateParams } from '../server/retrieva
 import { createExtractiveGenerator } from '../server/answer/extractive.js';
 import { answerInput } from '../server/answer/shared.js';
 import { answerContainment } from './containment.js';
+import { ensureCorpus, openDatabase } from './database.js';
 import { exactMatch, f1Score } from './metrics.js';
 import { parseSweep } from './sweep.js';
 import { barChartSvg, latencyChartSvg } from './svg.js';
@@ -122,55 +121,6 @@ const pct = (xs: number[], p: number) => {
 };
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 const r4 = (x: number) => Math.round(x * 10000) / 10000;
-
-/** An embedded Neo4j whose data folder is keyed by what was ingested into it. */
-interface EvalDatabase {
-  store: GraphStore;
-  fresh: boolean;
-  stop: () => void;
-  /** How another client (the peers) reaches the same database. */
-  connection: { uri: string; user: string; password: string; database: string };
-}
-
-async function openDatabase(cfg: Config, key: string): Promise<EvalDatabase> {
-  if (process.env.NEO4J_URI) {
-    return { store: GraphStore.connect(cfg.neo4j), fresh: false, stop: () => {}, connection: cfg.neo4j };
-  }
-  const env = {
-    ...process.env,
-    NEO4J_BOLT_PORT: process.env.EVAL_NEO4J_BOLT_PORT || '27688',
-    NEO4J_HTTP_PORT: process.env.EVAL_NEO4J_HTTP_PORT || '27475',
-    NEO4J_DATA_DIR: `.data/eval/${key}`,
-    NEO4J_PASSWORD: 'graph-recall-eval',
-  };
-  const launcher = path.join(ROOT, 'docker', 'neo4j.mjs');
-  // One eval database runs at a time: stop whichever one holds the port.
-  for (const d of fs.existsSync(path.join(ROOT, '.data/eval')) ? fs.readdirSync(path.join(ROOT, '.data/eval')) : []) {
-    if (d !== key) spawnSync(process.execPath, [launcher, 'stop'], { env: { ...env, NEO4J_DATA_DIR: `.data/eval/${d}` }, stdio: 'ignore' });
-  }
-  const fresh = !fs.existsSync(path.join(ROOT, '.data/eval', key, 'data'));
-  const r = spawnSync(process.execPath, [launcher, 'start'], { env, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('could not start the eval Neo4j');
-  const store = GraphStore.connect({ ...cfg.neo4j, uri: `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, password: env.NEO4J_PASSWORD });
-  const connection = { uri: `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, user: cfg.neo4j.user, password: env.NEO4J_PASSWORD, database: cfg.neo4j.database };
-  return { store, fresh, stop: () => spawnSync(process.execPath, [launcher, 'stop'], { env, stdio: 'ignore' }), connection };
-}
-
-async function ensureCorpus(store: GraphStore, cfg: Config, embedder: Embedder, corpus: string, key: string): Promise<number> {
-  const meta = await store.read("OPTIONAL MATCH (m:GraphRecallMeta {key: 'evalCorpus'}) RETURN m.value AS v");
-  if (meta.records[0].get('v') === key) return 0;
-  // CALL IN TRANSACTIONS needs an implicit transaction: a session of its own.
-  const s = store.driver.session({ database: store.database });
-  await s.run('MATCH (n) WHERE NOT n:GraphRecallMigration CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS').finally(() => s.close());
-  const t0 = performance.now();
-  const summary = await ingestPath({ store, config: cfg, embedder }, corpus, { onProgress: progressBar() });
-  const seconds = (performance.now() - t0) / 1000;
-  console.log(
-    `ingested ${summary.passages} passages, ${summary.entities} entities, ${summary.relations} relations, ${summary.synonyms} synonyms in ${seconds.toFixed(0)} s`,
-  );
-  await store.write("MERGE (m:GraphRecallMeta {key: 'evalCorpus'}) SET m.value = $key", { key });
-  return seconds;
-}
 
 /** What the offline generator of /v1/answer says for this retrieval: its default topK (5) passages and the graph evidence. */
 async function offlineAnswer(gen: ReturnType<typeof createExtractiveGenerator>, question: string, r: RetrievalResult): Promise<string> {
