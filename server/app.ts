@@ -34,7 +34,9 @@ export function createApp(svc: Services): express.Express {
   app.use(healthRouter(svc));
   app.use(openapiRouter(svc.embedder));
   // The page at / for trying it out.
-  app.get('/vendor/cytoscape.esm.min.mjs', (_req, res) => res.sendFile(path.join(ROOT, 'node_modules', 'cytoscape', 'dist', 'cytoscape.esm.min.mjs'), { maxAge: '1d' }));
+  app.get('/vendor/cytoscape.esm.min.mjs', (_req, res) =>
+    res.sendFile(path.join(ROOT, 'node_modules', 'cytoscape', 'dist', 'cytoscape.esm.min.mjs'), { maxAge: '1d' }),
+  );
   app.use(express.static(path.join(ROOT, 'server', 'public'), { index: 'index.html' }));
 
   app.use((_req, _res, next) => next(new AppError('not_found', 'no such endpoint')));

@@ -197,7 +197,9 @@ export function buildGraph(model, width = 560) {
     };
     const act = (id) => activation.get(nodes.get(id).ref) ?? 0;
     col.sort((a, b) => centre(a) - centre(b) || act(b) - act(a) || a.localeCompare(b));
-    col.forEach((id, i) => rowOf.set(id, i));
+    col.forEach((id, i) => {
+      rowOf.set(id, i);
+    });
   });
   columns[passageCol] = passages.map((p) => passageNode(p.id));
 
