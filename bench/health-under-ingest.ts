@@ -44,7 +44,8 @@ function start(workers: string): Promise<{ child: ChildProcess; url: string }> {
     child.stdout!.on('data', (c: Buffer) => {
       buf += c.toString();
       if (process.env.BENCH_SERVER_LOG) appendFileSync(process.env.BENCH_SERVER_LOG, c);
-      const m = /"url":"(http:[^"]+)".*graph-recall listening/.exec(buf);
+      // The port opens at once; the API answers from "graph-recall ready" on.
+      const m = /"url":"(http:[^"]+)".*graph-recall ready/.exec(buf);
       if (m) resolve({ child, url: m[1]! });
     });
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));

@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'projection_building' // the ppr projection is being (re)built: retry after retryAfterSeconds
   | 'database_unavailable' // the database cannot be reached: retry later
   | 'overloaded' // admission control: too many requests of this kind in flight and queued; retry after retryAfterSeconds
+  | 'starting' // the server is starting (migrations, the demo load): retry after retryAfterSeconds
   | 'query_timeout'; // the statement exceeded its time budget
 
 export class AppError extends Error {

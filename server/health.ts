@@ -4,13 +4,96 @@ import type { GraphStore } from './graph/store.js';
 import { manageProjection, type ProjectionState } from './retrieval/projection.js';
 
 export interface Health {
-  /** building: all is well but the ppr projection is being (re)built in the background. */
-  status: 'ok' | 'building' | 'degraded' | 'unavailable';
+  /**
+   * building: all is well but the ppr projection is being (re)built in the background.
+   * loading: the server is starting (see `loading`); failed: its start-up failed (see `loading.error`).
+   */
+  status: 'ok' | 'building' | 'degraded' | 'unavailable' | 'loading' | 'failed';
+  /** While the server starts: what it is doing, and how far it got. */
+  loading?: StartupStatus;
   database: { reachable: boolean; latencyMs?: number; version?: string; error?: string };
   migrations?: { applied: number; pending: string[] };
   indexes?: { name: string; type: string; state: string; populationPercent: number }[];
   projection?: ProjectionState | { error: string };
-  embedder: { id: string; dimension: number };
+  /** Absent only while the server starts (the local model may still be downloading). */
+  embedder?: { id: string; dimension: number };
+}
+
+/** The steps of `serve` before retrieval can answer, in order. */
+export const STARTUP_PHASES = ['database', 'migrations', 'demo', 'projection', 'warm-up'] as const;
+export type StartupPhase = (typeof STARTUP_PHASES)[number] | 'ready' | 'failed';
+
+export interface StartupStatus {
+  phase: StartupPhase;
+  /** What is happening, for people. */
+  message: string;
+  elapsedSeconds: number;
+  /** The demo load's progress (stage ingest, synonyms, projection), when it runs. */
+  progress?: { stage: string; done: number; total: number; percent: number };
+  error?: string;
+}
+
+const PHASE_MESSAGES: Record<StartupPhase, string> = {
+  database: 'starting: waiting for Neo4j (the embedded one when NEO4J_URI is unset) and the embedding model',
+  migrations: 'applying schema migrations',
+  demo: 'loading the demo corpus into the empty database (first start only)',
+  projection: 'building the ppr projection',
+  'warm-up': 'planning the retrieval statements',
+  ready: 'ready',
+  failed: 'start-up failed',
+};
+
+/** The server's start-up, as the loading page of health reports it. */
+export class Startup {
+  private readonly t0 = Date.now();
+  phase: StartupPhase = 'database';
+  progress: StartupStatus['progress'];
+  error: string | undefined;
+  /** Set once the embedder exists. */
+  embedder: { id: string; dimension: number } | undefined;
+  /** Set while waiting for the database: its last answer. */
+  databaseError: string | undefined;
+
+  enter(phase: StartupPhase): void {
+    this.phase = phase;
+    this.progress = undefined;
+  }
+
+  fail(e: unknown): void {
+    this.phase = 'failed';
+    this.error = String((e as Error)?.message ?? e).split('\n')[0];
+  }
+
+  setProgress(stage: string, done: number, total: number): void {
+    this.progress = { stage, done, total, percent: total > 0 ? Math.floor((100 * done) / total) : 100 };
+  }
+
+  get ready(): boolean {
+    return this.phase === 'ready';
+  }
+
+  /** Seconds a client should wait before asking again: longer while the demo corpus loads. */
+  retryAfterSeconds(): number {
+    return this.phase === 'demo' ? 5 : 2;
+  }
+
+  status(): StartupStatus {
+    const s: StartupStatus = { phase: this.phase, message: PHASE_MESSAGES[this.phase], elapsedSeconds: Math.round((Date.now() - this.t0) / 100) / 10 };
+    if (this.progress) {
+      s.progress = { ...this.progress };
+      s.message += `: ${this.progress.stage} ${this.progress.done}/${this.progress.total}`;
+    }
+    if (this.error) s.error = this.error;
+    return s;
+  }
+
+  /** GET /v1/health while the server starts. */
+  health(): Health {
+    const loading = this.status();
+    const database: Health['database'] =
+      this.phase === 'database' ? { reachable: false, ...(this.databaseError ? { error: this.databaseError } : {}) } : { reachable: this.phase !== 'failed' };
+    return { status: this.phase === 'failed' ? 'failed' : 'loading', loading, database, ...(this.embedder ? { embedder: this.embedder } : {}) };
+  }
 }
 
 /** Database reachability, migrations, index states and the PPR projection's state. */

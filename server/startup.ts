@@ -2,26 +2,39 @@
  * Start-up wiring: createServices assembles what the server, the CLI commands
  * and the tests share; startServer is the `serve` sequence.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createGenerator, type Generator } from './answer/index.js';
+import express from 'express';
+import neo4j from 'neo4j-driver';
 import { createApp } from './app.js';
 import { ROOT, type Config } from './config.js';
 import { ensureEmbedder } from './db/embedder-guard.js';
 import { migrate, type MigrationResult } from './db/migrate.js';
+import { DatabaseWatch } from './db/watch.js';
 import { createEmbedder } from './embedders/index.js';
 import type { Embedder } from './embedders/types.js';
 import { createExtractor } from './extractors/index.js';
 import type { Extractor } from './extractors/types.js';
 import { GraphStore } from './graph/store.js';
+import { Startup } from './health.js';
+import { AppError } from './errors.js';
+import { errorHandler } from './http/errors.js';
+import { requestId } from './http/request-id.js';
 import { curatedTypes, ingestPath, progressBar } from './ingest/index.js';
+import type { Progress } from './ingest/types.js';
 import { createLogger, type Logger } from './logger.js';
+import { observeResponses } from './metrics.js';
 import { Retriever } from './retrieval/client.js';
 import { ensureProjection } from './retrieval/projection.js';
+import { loadingHealthRouter } from './routes/health.js';
+import { metricsRouter } from './routes/metrics.js';
 import type { Services } from './services.js';
-import { MODE_NAMES } from './retrieval/params.js';
+import { INTEGER_PARAMS, MODES, type Mode } from './retrieval/params.js';
+import { CYPHER_DIR } from './retrieval/render.js';
 
 export interface ServiceOverrides {
   embedder?: Embedder;
@@ -61,17 +74,27 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 }
 
 /**
- * Starts the embedded Neo4j (docker/neo4j.mjs) when NEO4J_URI is unset. The
- * launcher reads the same environment (and .env) for its NEO4J_* settings.
- * Returns true when this call started it (false: NEO4J_URI is set, or it was
- * already running), so the server stops on exit only what it started.
+ * Starts the embedded Neo4j (docker/neo4j.mjs) when NEO4J_URI is unset, without blocking the
+ * event loop (the HTTP port is already open and answering). The launcher reads the same
+ * environment (and .env) for its NEO4J_* settings. Resolves true when this call started it
+ * (false: NEO4J_URI is set, or it was already running), so the server stops on exit only what
+ * it started.
  */
-export function startEmbeddedNeo4j(cfg: Config): boolean {
-  if (!cfg.neo4j.embedded) return false;
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'docker', 'neo4j.mjs'), 'start'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
-  process.stdout.write(r.stdout ?? '');
-  if (r.status !== 0) throw new Error(`could not start the embedded Neo4j (see above); or set NEO4J_URI to an existing database (${cfg.neo4j.uri})`);
-  return !/already running/i.test(r.stdout ?? '');
+export function startEmbeddedNeo4j(cfg: Config): Promise<boolean> {
+  if (!cfg.neo4j.embedded) return Promise.resolve(false);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'docker', 'neo4j.mjs'), 'start'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      process.stdout.write(c);
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`could not start the embedded Neo4j (see above); or set NEO4J_URI to an existing database (${cfg.neo4j.uri})`));
+      else resolve(!/already running/i.test(out));
+    });
+  });
 }
 
 /** Stops the embedded Neo4j (docker/neo4j.mjs stop); a failure is logged, never thrown. */
@@ -82,7 +105,7 @@ export function stopEmbeddedNeo4j(log: Logger): void {
 }
 
 /** Waits for the database: the server may start before it. Wrong credentials fail at once. */
-export async function waitForDatabase(store: GraphStore, cfg: Config['neo4j'], log: Logger, waitMs = 120_000): Promise<void> {
+export async function waitForDatabase(store: GraphStore, cfg: Config['neo4j'], log: Logger, waitMs = 120_000, onWait?: (error: string) => void): Promise<void> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     try {
@@ -93,6 +116,7 @@ export async function waitForDatabase(store: GraphStore, cfg: Config['neo4j'], l
       if (/unauthori[sz]ed|authentication/i.test(msg)) throw new Error(`Neo4j at ${cfg.uri} rejected the credentials (NEO4J_USER / NEO4J_PASSWORD)`);
       if (Date.now() > deadline) throw new Error(`Neo4j at ${cfg.uri} is unreachable: ${msg}`);
       log.warn({ uri: cfg.uri, err: msg }, 'waiting for Neo4j');
+      onWait?.(msg);
       await new Promise((r) => setTimeout(r, 2000));
     }
   }
@@ -104,75 +128,161 @@ export function migrateStore(svc: Pick<Services, 'store' | 'embedder'>): Promise
 }
 
 /** `npm start` on a fresh machine: an empty database gets the bundled demo corpus, so the first query answers. */
-export async function loadDemoIfEmpty(svc: Services): Promise<void> {
+export async function loadDemoIfEmpty(svc: Services, onProgress?: (p: Progress) => void): Promise<boolean> {
   const { config, store, embedder, logger } = svc;
-  if (!config.demoCorpus) return;
+  if (!config.demoCorpus) return false;
   const res = await store.read('MATCH (p:Passage) RETURN count(p) AS n');
-  if (Number(res.records[0]!.get('n')) > 0) return;
+  if (Number(res.records[0]!.get('n')) > 0) return false;
   logger.info({ corpus: config.demoCorpus }, 'empty database: loading the demo corpus (first start only)');
-  const summary = await ingestPath({ store, config, embedder }, config.demoCorpus, { onProgress: progressBar() });
-  logger.info({ passages: summary.passages, entities: summary.entities, seconds: summary.seconds }, 'demo corpus loaded');
+  const t0 = performance.now();
+  const bar = progressBar();
+  const summary = await ingestPath({ store, config, embedder }, config.demoCorpus, {
+    onProgress: (p) => {
+      bar(p);
+      onProgress?.(p);
+    },
+  });
+  const totalSeconds = Math.round((performance.now() - t0) / 100) / 10;
+  logger.info({ passages: summary.passages, entities: summary.entities, totalSeconds, seconds: summary.seconds }, 'demo corpus loaded');
+  return true;
+}
+
+/** The longest a warm-up statement may run (planning a long statement on a cold, busy JVM takes seconds). */
+const WARM_UP_TIMEOUT_MS = 120_000;
+/** Cheapest plan first: each mode opens as soon as its own statement is planned. */
+const WARM_ORDER: Mode[] = ['vector', 'hybrid', 'ppr', 'gated'];
+
+/**
+ * Plans a mode's statement: runs it once, exactly as the Retriever does (same text, same parameter
+ * types, so the same query-cache entry), but without QUERY_TIMEOUT_MS. Planning the long
+ * statements takes seconds on a cold JVM (measured after a restart on a busy 2-core machine:
+ * vector 3.5 s, ppr 7.8 s, gated 12 s); a request's timeout would abort the plan, and every request
+ * after it would start planning again. A failure of the statement itself (ppr before its
+ * projection exists) still leaves the plan cached.
+ */
+async function planStatement(svc: Services, mode: Mode, embedding: number[]): Promise<void> {
+  const text = fs.readFileSync(path.join(CYPHER_DIR, MODES[mode].file), 'utf8');
+  const params: Record<string, unknown> = { ...svc.retriever.effectiveParams(mode), question: 'warm up', questionEmbedding: embedding };
+  const driverParams = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, INTEGER_PARAMS.has(k) ? neo4j.int(v as number) : v]));
+  const session = svc.store.driver.session({ database: svc.store.database, defaultAccessMode: 'READ' });
+  try {
+    const tx = await session.beginTransaction({ timeout: WARM_UP_TIMEOUT_MS });
+    try {
+      await tx.run(text, driverParams);
+      await tx.commit();
+    } catch (e) {
+      await tx.rollback().catch(() => undefined);
+      throw e;
+    }
+  } finally {
+    await session.close();
+  }
 }
 
 /**
- * Runs each mode once before the port opens: the first run of a long statement
- * pays for its query plan (seconds on a busy machine), which a user's first
- * question would otherwise pay, up to a 504. Failures are only logged.
+ * Plans every mode's statement before retrieval is opened to clients, and again when the database
+ * is back after an outage (its query cache is gone), one at a time (on 2 cores parallel plans only
+ * slow each other down). `cold` holds the modes still to plan: ServedRetriever answers 503 for
+ * them meanwhile, so clients do not start the same plan N times over. Failures are only logged.
  */
-async function warmUp(svc: Services): Promise<void> {
+async function warmUp(svc: Services, cold?: Set<Mode>): Promise<void> {
   const t0 = performance.now();
   try {
     const res = await svc.store.read('MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding AS e LIMIT 1');
     const embedding = res.records[0]?.get('e') as number[] | undefined;
     if (!embedding || embedding.length !== svc.embedder.dimension) return;
-    for (const mode of MODE_NAMES) {
-      await svc.retriever.retrieve({ mode, question: 'warm up', questionEmbedding: embedding }).catch((e) => {
-        svc.logger.debug({ mode, err: String((e as Error).message).slice(0, 200) }, 'warm-up query failed');
+    const ms: Record<string, number> = {};
+    for (const mode of WARM_ORDER) {
+      const t1 = performance.now();
+      await planStatement(svc, mode, embedding).catch((e) => {
+        svc.logger.debug({ mode, err: String((e as Error).message).slice(0, 200) }, 'warm-up statement failed');
       });
+      ms[mode] = Math.round(performance.now() - t1);
+      cold?.delete(mode);
     }
-    svc.logger.info({ ms: Math.round(performance.now() - t0) }, 'statements warmed up');
+    svc.logger.info({ ms: Math.round(performance.now() - t0), byMode: ms }, 'statements warmed up');
   } catch (e) {
     svc.logger.debug({ err: String((e as Error).message).slice(0, 200) }, 'warm-up skipped');
+  } finally {
+    cold?.clear();
   }
+}
+
+/**
+ * The server's Retriever: while the database is back from an outage and a mode's statement is
+ * being planned again (warmUp), that mode answers 503 with Retry-After 1 at once instead of
+ * starting one more copy of the same plan.
+ */
+class ServedRetriever extends Retriever {
+  readonly cold = new Set<Mode>();
+
+  override retrieve(...args: Parameters<Retriever['retrieve']>): ReturnType<Retriever['retrieve']> {
+    const mode = args[0].mode;
+    if (this.cold.has(mode)) {
+      return Promise.reject(
+        new AppError('database_unavailable', `the database is back; the server is planning the ${mode} statement again: retry shortly`, undefined, 1),
+      );
+    }
+    return super.retrieve(...args);
+  }
+}
+
+/**
+ * While the server starts: health (status loading, phase, progress), metrics, the page and its
+ * script; every API request gets 503 `starting` with Retry-After.
+ */
+function loadingApp(startup: Startup, logger: Logger): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestId(logger));
+  app.use(observeResponses);
+  app.use(metricsRouter());
+  app.use(loadingHealthRouter(startup));
+  app.get('/vendor/cytoscape.esm.min.mjs', (_req, res) =>
+    res.sendFile(path.join(ROOT, 'node_modules', 'cytoscape', 'dist', 'cytoscape.esm.min.mjs'), { maxAge: '1d' }),
+  );
+  app.use(express.static(path.join(ROOT, 'server', 'public'), { index: 'index.html' }));
+  app.use((_req, _res, next) => {
+    const s = startup.status();
+    const message = s.phase === 'failed' ? `the server failed to start: ${s.error}` : `the server is starting (${s.message}); retry shortly`;
+    next(new AppError('starting', message, undefined, startup.retryAfterSeconds()));
+  });
+  app.use(errorHandler);
+  return app;
 }
 
 export interface RunningServer {
   url: string;
-  services: Services;
   server: http.Server;
+  /** The start-up's state, which GET /v1/health reports until the server is ready. */
+  startup: Startup;
+  /**
+   * Settles when retrieval answers: migrations applied, the demo corpus loaded into an empty
+   * database, the projection built and the statements planned. Rejects when start-up failed.
+   */
+  ready: Promise<Services>;
   close(): Promise<void>;
 }
 
+/** How often the server checks that the database answers and the ppr projection exists. */
+const WATCH_INTERVAL_MS = 500;
+
 /**
- * The `serve` sequence: embedded Neo4j when NEO4J_URI is unset, wait for it,
- * migrations, the embedder guard, the demo corpus into an empty database,
- * curated relationship types added to the walk's allow-list, the ppr
- * projection, then the HTTP app. With `handleSignals`, SIGINT/SIGTERM shut
- * down gracefully (see `shutdown`) and exit 0.
+ * The `serve` sequence. The HTTP port opens first, at once: until the server is ready, health
+ * answers 503 `loading` with the phase and the demo load's progress, the page loads, and every
+ * API request answers 503 `starting` with Retry-After. Then, in the background: the embedded
+ * Neo4j when NEO4J_URI is unset (and the embedder, at the same time), wait for it, migrations,
+ * the embedder guard, the demo corpus into an empty database, curated relationship types added to
+ * the walk's allow-list, the ppr projection, a warm-up of every statement; then the API answers
+ * and a watchdog (server/db/watch.ts) rebuilds the projection and re-plans the statements as soon
+ * as the database answers again after an outage. With `handleSignals`, SIGINT/SIGTERM shut down
+ * gracefully (see `shutdown`) and exit 0, and a failed start-up exits 1.
  */
 export async function startServer(config: Config, overrides: ServiceOverrides = {}, opts: { handleSignals?: boolean } = {}): Promise<RunningServer> {
-  const startedDb = startEmbeddedNeo4j(config);
-  let svc = await createServices(config, overrides);
-  const { store, embedder, logger } = svc;
-  try {
-    await waitForDatabase(store, config.neo4j, logger);
-    const m = await migrateStore(svc);
-    logger.info({ applied: m.applied, embedder: embedder.id }, 'migrations done');
-    await ensureEmbedder(store, embedder);
-    await loadDemoIfEmpty(svc);
-    // Curated graphs (Hetionet) bring their own relationship types: the walk may follow them too.
-    const allowed = [...new Set([...config.traverseTypes, ...(await curatedTypes(store))])];
-    const projection = await ensureProjection(store.driver, { graphName: config.pprGraphName, database: store.database, extraTypes: allowed });
-    if (projection !== 'none') logger.info({ graphName: config.pprGraphName }, 'ppr projection built');
-    const served: Config = { ...config, traverseTypes: allowed };
-    svc = { ...svc, config: served, retriever: createRetriever(store, served) };
-    await warmUp(svc);
-  } catch (e) {
-    await store.close();
-    throw e;
-  }
-
-  const server = http.createServer(createApp(svc));
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const startup = new Startup();
+  let handler: http.RequestListener = loadingApp(startup, logger);
+  const server = http.createServer((req, res) => handler(req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -181,13 +291,76 @@ export async function startServer(config: Config, overrides: ServiceOverrides = 
     });
   });
   const url = `http://${config.host}:${(server.address() as AddressInfo).port}`;
-  logger.info({ url }, 'graph-recall listening');
+  logger.info({ url, status: 'loading' }, 'graph-recall listening');
+
+  let svc: Services | undefined;
+  let startedDb = false;
+  let closing = false;
+  let watch: DatabaseWatch | undefined;
+
+  const ready = (async (): Promise<Services> => {
+    startup.enter('database');
+    // The embedded database and the embedding model (a download on a fresh machine) load side by side.
+    const services = createServices(config, { ...overrides, logger }).then((s) => {
+      svc = s;
+      startup.embedder = { id: s.embedder.id, dimension: s.embedder.dimension };
+      return s;
+    });
+    services.catch(() => undefined);
+    startedDb = await startEmbeddedNeo4j(config);
+    const base = await services;
+    const { store, embedder } = base;
+    await waitForDatabase(store, config.neo4j, logger, undefined, (msg) => (startup.databaseError = msg));
+    startup.enter('migrations');
+    const m = await migrateStore(base);
+    logger.info({ applied: m.applied, embedder: embedder.id }, 'migrations done');
+    await ensureEmbedder(store, embedder);
+    startup.enter('demo');
+    await loadDemoIfEmpty(base, (p) => startup.setProgress(p.stage, p.done, p.total));
+    startup.enter('projection');
+    // Curated graphs (Hetionet) bring their own relationship types: the walk may follow them too.
+    const allowed = [...new Set([...config.traverseTypes, ...(await curatedTypes(store))])];
+    const projection = await ensureProjection(store.driver, { graphName: config.pprGraphName, database: store.database, extraTypes: allowed });
+    if (projection !== 'none') logger.info({ graphName: config.pprGraphName }, 'ppr projection built');
+    const served: Config = { ...config, traverseTypes: allowed };
+    const retriever = new ServedRetriever(store, {
+      timeoutMs: served.queryTimeoutMs,
+      allowedRelTypes: served.traverseTypes,
+      pprGraphName: served.pprGraphName,
+    });
+    const full: Services = { ...base, config: served, retriever };
+    svc = full;
+    startup.enter('warm-up');
+    await warmUp(full);
+    if (closing) throw new Error('closed during start-up');
+    handler = createApp(full);
+    startup.enter('ready');
+    watch = watchDatabase(full, retriever.cold);
+    logger.info({ url, seconds: startup.status().elapsedSeconds }, 'graph-recall ready');
+    return full;
+  })();
+  ready.catch((e: unknown) => {
+    if (closing) return;
+    startup.fail(e);
+    logger.error({ err: startup.error }, 'start-up failed');
+    if (!opts.handleSignals) return;
+    closing = true;
+    void (async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await svc?.store.close().catch(() => undefined);
+      await svc?.embedder.close?.();
+      if (startedDb && !config.keepNeo4j) stopEmbeddedNeo4j(logger);
+    })().finally(() => process.exit(1));
+  });
 
   const close = async (): Promise<void> => {
+    closing = true;
+    watch?.stop();
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
-    await store.close();
-    await svc.embedder.close?.();
+    await svc?.store.close();
+    await svc?.embedder.close?.();
   };
   if (opts.handleSignals) {
     let stopping = false;
@@ -197,15 +370,45 @@ export async function startServer(config: Config, overrides: ServiceOverrides = 
         process.exit(1);
       }
       stopping = true;
+      closing = true;
+      watch?.stop();
       const stopDb = startedDb && !config.keepNeo4j;
-      void shutdown(server, svc, { timeoutMs: config.shutdownTimeoutMs, signal, stopDb })
+      const parts = svc ?? { store: { close: async () => undefined }, embedder: { close: async () => undefined } };
+      void shutdown(server, { ...parts, logger } as Pick<Services, 'store' | 'embedder' | 'logger'>, { timeoutMs: config.shutdownTimeoutMs, signal, stopDb })
         .catch((e) => logger.error({ err: String((e as Error)?.message ?? e) }, 'shutdown failed'))
         .finally(() => process.exit(0));
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   }
-  return { url, services: svc, server, close };
+  return { url, server, startup, ready, close };
+}
+
+/**
+ * The watchdog of a running server: when the database answers again after an outage, the ppr
+ * projection is rebuilt at once (not on the first ppr request) and every statement re-planned;
+ * a projection that vanished while the database ran is rebuilt too.
+ */
+function watchDatabase(svc: Services, cold: Set<Mode>): DatabaseWatch {
+  const projection = svc.retriever.projection;
+  let warming = false;
+  return new DatabaseWatch(svc.store.driver, {
+    database: svc.store.database,
+    graphName: svc.config.pprGraphName,
+    intervalMs: WATCH_INTERVAL_MS,
+    onDown: (err) => svc.logger.warn({ err }, 'database unreachable: retrieval answers 503 until it is back'),
+    onUp: () => {
+      svc.logger.info('database answers again: rebuilding the ppr projection and re-planning the statements');
+      if (projection.wanted) projection.heal();
+      if (warming) return;
+      warming = true;
+      for (const mode of WARM_ORDER) cold.add(mode);
+      void warmUp(svc, cold).finally(() => (warming = false));
+    },
+    onProjectionMissing: () => {
+      if (projection.wanted && !projection.building) projection.heal();
+    },
+  }).start();
 }
 
 /**

@@ -13,6 +13,7 @@ export const STATUS: Record<ErrorCode, number> = {
   projection_building: 503,
   database_unavailable: 503,
   overloaded: 503, // admission control; Retry-After from AppError.retryAfterSeconds
+  starting: 503, // the server is starting (server/startup.ts); Retry-After from the start-up's phase
   query_timeout: 504,
 };
 

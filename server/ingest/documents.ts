@@ -82,7 +82,12 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
     const passages = batch.flatMap((d) => toPassages(d, opts.chunkSize, opts.chunkOverlap));
     const extractions = await timed('extract', async () => {
       const out: { passage: SourcePassage; extraction: Extraction }[] = [];
-      for (const passage of passages) out.push({ passage, extraction: await ctx.extractor.extract(passage) });
+      for (const passage of passages) {
+        out.push({ passage, extraction: await ctx.extractor.extract(passage) });
+        // The offline extractor runs on the event loop: let other requests (health, retrievals) in
+        // between passages, so a large document never stalls the server for its whole extraction.
+        await new Promise((r) => setImmediate(r));
+      }
       return out;
     });
     const resolved = await timed('resolve', () => resolveEntities(extractions));

@@ -58,6 +58,7 @@ export async function manageProjection(driver: Driver, action: ProjectionAction,
       graphUpdatedAt: r.graphUpdatedAt,
       building: manager?.building ?? false,
     };
+    if (state.exists) manager?.noteExists();
     // In a server, looking at a missing or stale projection starts its rebuild (health checks heal it).
     if (action === 'status' && manager && (!state.exists || !state.fresh)) state.building = manager.heal();
     return state;
@@ -98,6 +99,7 @@ export class ProjectionManager {
   private lastFailureAt = 0;
   /** Seconds the last rebuild took (the Retry-After hint), at least 1. */
   private lastSeconds = 1;
+  private built = false;
   lastError: string | undefined;
 
   constructor(
@@ -133,22 +135,37 @@ export class ProjectionManager {
   requestRebuild(extraTypes?: readonly string[]): Promise<void> {
     this.addTypes(extraTypes);
     if (this.next) return this.next;
-    if (!this.current) return this.start();
+    if (!this.current) return this.start(true);
     this.next = this.current
       .catch(() => undefined)
       .then(() => {
         this.next = null;
-        return this.start();
+        return this.start(true);
       });
     return this.next;
   }
 
-  /** Starts a rebuild in the background unless one runs or is queued (or one failed under half a second ago); true when one runs. */
+  /**
+   * Makes sure the projection exists and is fresh, in the background, unless a rebuild runs or
+   * is queued (or one failed under half a second ago); true when one runs. Unlike requestRebuild
+   * it never drops a projection that is already fine: readers that failed while a rebuild swapped
+   * the projection call heal after it is back, and must not start another swap (a livelock under
+   * load: every swap failed the ppr requests in flight, whose heal started the next swap).
+   */
   heal(): boolean {
     if (this.building) return true;
     if (Date.now() - this.lastFailureAt < 500) return false;
-    this.requestRebuild().catch(() => undefined);
+    this.start(false).catch(() => undefined);
     return true;
+  }
+
+  /** The projection existed once in this process: the server's watchdog rebuilds it when it goes missing (a restart). */
+  get wanted(): boolean {
+    return this.built;
+  }
+
+  noteExists(): void {
+    this.built = true;
   }
 
   /** Resolves when no rebuild runs or is queued (tests, shutdown). */
@@ -156,9 +173,9 @@ export class ProjectionManager {
     while (this.building) await (this.next ?? this.current)?.catch(() => undefined);
   }
 
-  private start(): Promise<void> {
+  private start(force: boolean): Promise<void> {
     setProjectionState('building');
-    const run = this.rebuild()
+    const run = this.rebuild(force)
       .then(
         () => setProjectionState(this.lastError ? 'missing' : 'ready'),
         (e) => {
@@ -173,12 +190,17 @@ export class ProjectionManager {
     return run;
   }
 
-  private async rebuild(): Promise<void> {
+  /** force: drop and create (after a write); otherwise create only when missing or stale. */
+  private async rebuild(force: boolean): Promise<void> {
     const t0 = performance.now();
     try {
-      await manageProjection(this.driver, 'refresh', { graphName: this.opts.graphName, database: this.opts.database, extraTypes: [...this.types] });
+      const opts = { graphName: this.opts.graphName, database: this.opts.database, extraTypes: [...this.types] };
+      let state = force ? undefined : await manageProjection(this.driver, 'status', opts);
+      if (!state?.exists || !state.fresh) {
+        state = await manageProjection(this.driver, 'refresh', opts);
+        this.lastSeconds = (performance.now() - t0) / 1000;
+      }
       this.lastError = undefined;
-      this.lastSeconds = (performance.now() - t0) / 1000;
     } catch (e) {
       this.lastError = String((e as Error)?.message ?? e).split('\n')[0];
       this.lastFailureAt = Date.now();

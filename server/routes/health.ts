@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { health } from '../health.js';
+import { health, type Startup } from '../health.js';
 import { route } from '../http/handlers.js';
 import type { Services } from '../services.js';
 
@@ -13,5 +13,18 @@ export function healthRouter(svc: Services): Router {
       res.status(h.status === 'unavailable' ? 503 : 200).json(h);
     }),
   );
+  return router;
+}
+
+/**
+ * GET /v1/health while the server starts: 503 with Retry-After, status `loading` (or `failed`),
+ * the phase and the demo load's progress. Answers at once: it reads the start-up's state only.
+ */
+export function loadingHealthRouter(startup: Startup): Router {
+  const router = Router();
+  router.get('/v1/health', (_req, res) => {
+    res.setHeader('Retry-After', String(startup.retryAfterSeconds()));
+    res.status(503).json(startup.health());
+  });
   return router;
 }

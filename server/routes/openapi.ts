@@ -38,7 +38,11 @@ const E = {
   409: error('the ppr projection is missing or stale: the message gives the command that rebuilds it'),
   413: error(`the request body is larger than ${BODY_LIMIT}`),
   415: error('the body is not UTF-8 JSON (content-type application/json), or its content-encoding is unknown'),
-  503: { description: 'the database is unreachable, or the server is busy: retry after Retry-After seconds', headers: retryAfter, content: json(ErrorSchema) },
+  503: {
+    description: 'the database is unreachable, the server is busy, or it is still starting (code starting): retry after Retry-After seconds',
+    headers: retryAfter,
+    content: json(ErrorSchema),
+  },
   504: error('the retrieval exceeded QUERY_TIMEOUT_MS'),
 } satisfies Record<number, ResponseConfig>;
 const pick = (...codes: (keyof typeof E)[]) => Object.fromEntries(codes.map((c) => [c, E[c]]));
@@ -123,7 +127,11 @@ function document(dimension: number): Record<string, unknown> {
     summary: 'Database reachability, migrations, index states, projection state',
     responses: {
       200: { description: 'the database answers (status ok, building or degraded)', content: json(HealthSchema) },
-      503: { description: 'the database does not answer', headers: retryAfter, content: json(HealthSchema) },
+      503: {
+        description: 'the database does not answer, or the server is still starting (status loading, with the phase and the demo load progress)',
+        headers: retryAfter,
+        content: json(HealthSchema),
+      },
     },
   });
   registry.registerPath({

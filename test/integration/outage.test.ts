@@ -1,17 +1,22 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Driver } from 'neo4j-driver';
+import pino from 'pino';
+import { loadConfig, type Config } from '../../server/config.js';
 import { createHashEmbedder } from '../../server/embedders/hash.js';
 import { manageProjection } from '../../server/retrieval/projection.js';
+import type { Services } from '../../server/services.js';
+import { startServer, type RunningServer } from '../../server/startup.js';
 import { resetGraph, testDriver } from '../support/db.js';
 import { bridgeFixture, loadGraph } from '../support/fixtures.js';
-import { startServer, type RunningServer } from '../support/server.js';
 
 /**
- * Issue 11, item 4: the database stops and starts under load. Four clients
- * query through the HTTP server; every answer is a 200 or a 503 (with
- * Retry-After), 503s come soon after the stop, and 200s (ppr included, its
- * projection rebuilt by the server) soon after Neo4j answers again.
+ * Issue 11, item 6: the database stops and starts under load. Four clients
+ * query through the real `serve` sequence (server/startup.ts, with its
+ * database watchdog); every answer is a 200 or a 503 (with Retry-After), 503s
+ * come soon after the stop, and the first 200 of gated and of ppr (its
+ * projection rebuilt by the server, no manual step) arrives within 3 s of
+ * Neo4j answering again.
  *
  * The database is stopped and started with docker/neo4j.mjs and the same
  * environment that started it (.ci/run and test/global-setup.ts export
@@ -27,6 +32,9 @@ const managed = Boolean(
 const f = bridgeFixture();
 let driver: Driver;
 let srv: RunningServer;
+let svc: Services;
+/** What the server logged at warn and above (printed with the report: an unexpected status names its cause). */
+const logged: string[] = [];
 
 function launch(cmd: 'start' | 'stop'): Promise<number> {
   const env = { ...process.env, NEO4J_BOLT_PORT: boltPort };
@@ -46,19 +54,32 @@ beforeAll(async () => {
   await resetGraph(driver);
   await loadGraph(driver, f.graph);
   await manageProjection(driver, 'refresh', { graphName: 'graph_recall_ppr' });
-  srv = await startServer({ embedder: createHashEmbedder(384) });
+  // Only what the test sets: never the developer's .env or environment.
+  const config: Config = {
+    ...loadConfig({}),
+    port: 0,
+    host: '127.0.0.1',
+    neo4j: { uri, user: process.env.NEO4J_USER || 'neo4j', password: process.env.NEO4J_PASSWORD!, database: 'neo4j', embedded: false },
+    demoCorpus: undefined,
+    queryTimeoutMs: 30_000,
+  };
+  const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(line.slice(0, 400)) });
+  srv = await startServer(config, { embedder: createHashEmbedder(384), logger });
+  svc = await srv.ready;
 }, 300_000);
 afterAll(async () => {
   if (!managed) return;
   // Whatever happened, leave the database running for the next test file.
   await launch('start').catch(() => undefined);
-  await srv?.services.retriever.projection.idle();
+  await svc?.retriever.projection.idle();
   await srv?.close();
   await driver?.close();
 }, 300_000);
 
 interface Answer {
+  /** When the request was sent, and when its answer arrived. */
   at: number;
+  end: number;
   mode: string;
   status: number;
   retryAfter: string | null;
@@ -84,9 +105,17 @@ interface Answer {
             signal: AbortSignal.timeout(60_000),
           });
           const body = (await res.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
-          answers.push({ at: t0, mode, status: res.status, retryAfter: res.headers.get('retry-after'), code: body.error?.code, message: body.error?.message });
+          answers.push({
+            at: t0,
+            end: Date.now(),
+            mode,
+            status: res.status,
+            retryAfter: res.headers.get('retry-after'),
+            code: body.error?.code,
+            message: body.error?.message,
+          });
         } catch (e) {
-          answers.push({ at: t0, mode, status: -1, retryAfter: null, code: String((e as Error).message) });
+          answers.push({ at: t0, end: Date.now(), mode, status: -1, retryAfter: null, code: String((e as Error).message) });
         }
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -97,7 +126,7 @@ interface Answer {
     let last = '';
     const t00 = Date.now();
     const watch = setInterval(() => {
-      const m = srv.services.retriever.projection;
+      const m = svc.retriever.projection;
       const now = `building=${m.building} error=${m.lastError ?? ''}`.slice(0, 160);
       if (now !== last) events.push(`${((Date.now() - t00) / 1000).toFixed(1)}s ${now}`);
       last = now;
@@ -110,7 +139,11 @@ interface Answer {
     const upAt = await launch('start');
     // Until both a ppr and a gated request answered 200 after Neo4j is up (bounded).
     const deadline = Date.now() + 180_000;
-    const firstOk = (mode: string) => answers.find((a) => a.mode === mode && a.status === 200 && a.at >= upAt);
+    // The first 200 that arrived once Neo4j answered again (whenever it was sent).
+    const firstOk = (mode: string) =>
+      answers
+        .filter((a) => a.mode === mode && a.status === 200 && a.end >= upAt)
+        .reduce<Answer | undefined>((x, a) => (!x || a.end < x.end ? a : x), undefined);
     while (Date.now() < deadline && !(firstOk('ppr') && firstOk('gated'))) await new Promise((r) => setTimeout(r, 250));
     running = false;
     await Promise.all(clients);
@@ -127,8 +160,9 @@ interface Answer {
     const s = (ms: number | undefined) => (ms === undefined ? 'never' : `${(ms / 1000).toFixed(1)} s`);
     console.log(
       `stop took ${s(stoppedAt - stopAt)}, start ${s(upAt - startAt)}; first non-200 ${s(firstFailure && firstFailure.at - stopAt)} after the stop began ` +
-        `(last 200 sent ${s(lastOk && lastOk.at - stopAt)} after it); first 200 after Neo4j answered: gated ${s(firstOk('gated') && firstOk('gated')!.at - upAt)}, ` +
-        `ppr ${s(firstOk('ppr') && firstOk('ppr')!.at - upAt)}; answers ${JSON.stringify(tally)}`,
+        `(last 200 sent ${s(lastOk && lastOk.at - stopAt)} after it); first 200 after Neo4j answered: ` +
+        ['gated', 'ppr', 'vector'].map((m) => `${m} ${s(firstOk(m) && firstOk(m)!.end - upAt)}`).join(', ') +
+        `; answers ${JSON.stringify(tally)}\nserver log (warn and above, first 20):\n${logged.slice(0, 20).join('')}`,
     );
 
     for (const a of answers.filter((x) => x.status !== 200 && x.status !== 503))
@@ -140,13 +174,15 @@ interface Answer {
       expect({ status: a.status, code: a.code }).toEqual({ status: a.status === 200 ? 200 : 503, code: a.code });
       if (a.status === 503) expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
     }
-    // Loose bounds (a loaded 2-core machine): 503s within seconds of the stop, 200s within seconds of the start.
+    // 503s within seconds of the stop (a loose bound: the stop itself takes seconds on a loaded machine).
     expect(firstFailure).toBeDefined();
     expect(firstFailure!.at - stoppedAt).toBeLessThan(5000);
+    // The issue's bound: a 200 within 3 s of Neo4j answering again, ppr included (its projection
+    // rebuilt by the server's watchdog, no manual step).
     expect(firstOk('gated')).toBeDefined();
     expect(firstOk('ppr')).toBeDefined();
-    expect(firstOk('gated')!.at - upAt).toBeLessThan(60_000);
-    expect(firstOk('ppr')!.at - upAt).toBeLessThan(120_000);
+    expect(firstOk('gated')!.end - upAt).toBeLessThan(3000);
+    expect(firstOk('ppr')!.end - upAt).toBeLessThan(3000);
   },
   600_000,
 );

@@ -65,8 +65,10 @@ test('SIGTERM: the in-flight request completes with 200, then the process exits 
   });
   child.stderr!.on('data', (c: Buffer) => out.push(c.toString()));
   const exited = new Promise<number | null>((r) => child!.once('exit', (code) => r(code)));
+  // The port opens at once (health says loading); the API answers once the server is ready.
   const listening = await waitForLine(child, /graph-recall listening/, out);
   const url = new URL(JSON.parse(listening).url as string);
+  await waitForLine(child, /graph-recall ready/, out);
   const port = Number(url.port);
 
   // A request whose body is still arriving when the signal comes: the server has its headers

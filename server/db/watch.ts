@@ -1,0 +1,86 @@
+/**
+ * A watchdog on the database: one tiny query every `intervalMs` (RETURN of gds.graph.exists
+ * on the ppr projection's name, under a millisecond in Neo4j). It tells the server, without
+ * waiting for a user's request:
+ *  - that the database answers again after an outage (`onUp`): the server then rebuilds the
+ *    ppr projection (lost with the restart) and re-plans its statements at once, so the first
+ *    request after a restart finds them ready;
+ *  - that the projection vanished while the database kept running (`onProjectionMissing`):
+ *    dropped by a DBA, or a restart faster than one interval.
+ * Polls never overlap and their timers never keep the process alive.
+ */
+import type { Driver } from 'neo4j-driver';
+import { classifyDbError } from './driver.js';
+
+export interface DatabaseWatchOptions {
+  database?: string;
+  graphName: string;
+  intervalMs?: number;
+  /** The database answers again after at least one failed poll. */
+  onUp?: () => void;
+  /** A poll failed because the database is unreachable (first failure of an outage). */
+  onDown?: (error: string) => void;
+  /** The database answers and the projection does not exist. */
+  onProjectionMissing?: () => void;
+}
+
+export class DatabaseWatch {
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  /** undefined until the first poll settles. */
+  reachable: boolean | undefined;
+
+  constructor(
+    private readonly driver: Driver,
+    private readonly opts: DatabaseWatchOptions,
+  ) {}
+
+  start(): this {
+    this.schedule(0);
+    return this;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => void this.poll(), ms);
+    this.timer.unref();
+  }
+
+  /** One probe, bounded by the interval (a database that is starting may accept Bolt and not answer). */
+  private async poll(): Promise<void> {
+    const interval = this.opts.intervalMs ?? 500;
+    const session = this.driver.session({ database: this.opts.database, defaultAccessMode: 'READ' });
+    let timeout: NodeJS.Timeout | undefined;
+    try {
+      const probe = session.run('RETURN gds.graph.exists($graphName) AS exists', { graphName: this.opts.graphName }, { timeout: Math.max(1000, 4 * interval) });
+      const res = await Promise.race([
+        probe,
+        new Promise<never>((_, reject) => {
+          timeout = setTimeout(
+            () => reject(Object.assign(new Error('database probe timed out'), { code: 'ServiceUnavailable' })),
+            Math.max(1000, 4 * interval),
+          );
+        }),
+      ]);
+      const wasDown = this.reachable === false;
+      this.reachable = true;
+      if (wasDown) this.opts.onUp?.();
+      if (res.records[0]?.get('exists') === false) this.opts.onProjectionMissing?.();
+    } catch (e) {
+      if (classifyDbError(e) === 'unavailable') {
+        if (this.reachable !== false) this.opts.onDown?.(String((e as Error)?.message ?? e).split('\n')[0]!);
+        this.reachable = false;
+      }
+      // Anything else (GDS missing, a bad credential mid-run) is for health and the requests to report.
+    } finally {
+      clearTimeout(timeout);
+      void session.close().catch(() => undefined);
+      this.schedule(interval);
+    }
+  }
+}
