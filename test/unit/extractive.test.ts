@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { createAnthropicGenerator, userMessage } from '../../server/answer/anthropic.js';
 import { createExtractiveGenerator, extractiveAnswer, factsAnswer, sentences } from '../../server/answer/extractive.js';
 import { answerInput } from '../../server/answer/shared.js';
+import { ROOT } from '../../server/config.js';
 import { startMockAnthropic, type MockAnthropic } from '../support/mock-anthropic.js';
 
 describe('sentences', () => {
@@ -74,35 +77,66 @@ const buyende = {
   ],
 };
 
+/** The same, but the answer sentence does not name Uganda: only its title and the graph do. */
+const plain = {
+  ...buyende,
+  passages: buyende.passages.map((p) =>
+    p.id === 'uganda-opposition'
+      ? { ...p, text: 'The Leader of Opposition appoints and heads an alternative Shadow Cabinet. The current Leader of Opposition is Hon. Winnie Kiiza.' }
+      : p,
+  ),
+};
+const jamaicaPath = {
+  passageId: 'jamaica',
+  nodes: [
+    { id: 'e-buyende', name: 'Buyende' },
+    { id: 'e-jamaica', name: 'Jamaica' },
+  ],
+  relationships: [{ type: 'RELATED', predicate: 'near' }],
+};
+
 describe('extractiveAnswer with the graph evidence', () => {
-  it('passages alone: the best word match wins, although it answers for another country', () => {
-    const a = extractiveAnswer(BUYENDE, buyende.passages);
+  it('passages alone: the best word match wins when no name joins the hops', () => {
+    const a = extractiveAnswer(BUYENDE, plain.passages);
     expect(a.text).toContain('Peter Phillips');
+    expect(a.text).not.toContain('Winnie Kiiza');
   });
 
-  it('uses only passages connected to the seeds, and carries the bridge (Uganda) and the answer (Winnie Kiiza)', () => {
-    const a = extractiveAnswer(BUYENDE, buyende);
-    expect(a.text).toContain('Winnie Kiiza');
-    expect(a.text).toContain('Buyende is a town in the Eastern Region of Uganda.');
-    expect(a.text).not.toContain('Peter Phillips');
-    expect(a.citations).toEqual(['buyende', 'uganda-opposition']);
-  });
-
-  it('prefers the sentence naming a bridge entity over a sibling sentence of the same passage', () => {
-    const a = extractiveAnswer(BUYENDE, buyende, 1);
+  it('passages alone: two sentences joined by a name both use (Uganda, Ugandan) beat the best word match', () => {
+    const a = extractiveAnswer(BUYENDE, buyende.passages);
     expect(a.text).toBe(
-      'The current Leader of Opposition and first Ugandan female to hold the position is Hon. Winnie Kiiza of the Forum for Democratic Change. [uganda-opposition]',
+      'Buyende is a town in the Eastern Region of Uganda. [buyende] ' +
+        'The current Leader of Opposition and first Ugandan female to hold the position is Hon. Winnie Kiiza of the Forum for Democratic Change. [uganda-opposition]',
     );
   });
 
-  it('falls back to every passage when none connects to the seeds', () => {
-    const a = extractiveAnswer(BUYENDE, { ...buyende, seeds: [{ id: 'e-x', name: 'Kampala' }], paths: [] });
-    expect(a.text).toContain('Peter Phillips');
+  it('the bridge entity of the evidence (Uganda, on the path and in the title) carries the answer to the second hop', () => {
+    const a = extractiveAnswer(BUYENDE, { ...plain, paths: [...plain.paths, jamaicaPath] });
+    expect(a.text).toBe(
+      'Buyende is a town in the Eastern Region of Uganda. [buyende] The current Leader of Opposition is Hon. Winnie Kiiza. [uganda-opposition]',
+    );
+    expect(a.citations).toEqual(['buyende', 'uganda-opposition']);
+    // The top entities alone do it too (vector and hybrid return no paths).
+    expect(extractiveAnswer(BUYENDE, { passages: plain.passages, seeds: plain.seeds, entities: plain.entities }).text).toContain('Winnie Kiiza');
   });
 
-  it('a passage that names a seed connects even without a path (vector and hybrid return none)', () => {
-    const a = extractiveAnswer(BUYENDE, { passages: buyende.passages, seeds: buyende.seeds, paths: [] }, 1);
-    expect(a.citations).toEqual(['buyende']);
+  it('no sentence from a passage no evidence path reaches, even with room for more', () => {
+    const a = extractiveAnswer(BUYENDE, plain, 4);
+    expect(a.text).toContain('Winnie Kiiza');
+    expect(a.citations).not.toContain('jamaica');
+    expect(a.text).not.toContain('Peter Phillips');
+  });
+
+  it('falls back to every passage when no path reaches any of them', () => {
+    const paths = [{ passageId: 'elsewhere', nodes: [{ id: 'e-buyende', name: 'Buyende' }], relationships: [] }];
+    const a = extractiveAnswer(BUYENDE, { passages: plain.passages, seeds: plain.seeds, paths }, 4);
+    expect(a.citations).toContain('jamaica');
+  });
+
+  it('one sentence: the one carrying the most of the question', () => {
+    expect(extractiveAnswer(BUYENDE, buyende, 1).text).toBe(
+      'The current Leader of Opposition and first Ugandan female to hold the position is Hon. Winnie Kiiza of the Forum for Democratic Change. [uganda-opposition]',
+    );
   });
 });
 
@@ -228,5 +262,16 @@ describe('anthropic generator with facts, against a local server speaking the Me
     expect(req.body.system).toContain('answer from the facts alone');
     expect(req.body.messages[0].content).toContain("Facts:\n\n- Alzheimer's disease associates APOE\n- Rivastigmine treats Alzheimer's disease\n");
     expect(req.body.messages[0].content).toContain('Passages:\n\n(none)');
+  });
+});
+
+describe('the demo question on the demo corpus (recorded retrievals)', () => {
+  const demo = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'support', 'buyende-demo.json'), 'utf8'));
+  it.each(['vector', 'hybrid', 'gated', 'ppr'])('%s: the offline answer names Winnie Kiiza and the bridge, Uganda', (mode) => {
+    const a = extractiveAnswer(demo.question, answerInput(demo.modes[mode], 5));
+    expect(a.text).toContain('Winnie Kiiza');
+    expect(a.text).toContain('Buyende is a town in the Eastern Region of Uganda.');
+    expect(a.text).not.toContain('Peter Phillips');
+    expect(a.citations).toEqual(['musique-01040', 'musique-01045']);
   });
 });
