@@ -7,33 +7,34 @@
 // activations of the entities they mention, blended with their own cosine to the question.
 //
 // Parameters:
-//   question           the question text (used only for exact-name seeds; may be empty)
-//   questionEmbedding  the question embedding, same model and dimension as the entity and passage vectors
-//   seedK              entities taken from the entity vector index as seeds (default 5)
-//   seedMinScore       minimum raw cosine for a vector seed (default 0.2)
-//   useNameSeeds       also seed entities whose full name appears in the question (full-text index) (default true)
-//   nameSeedK          at most this many exact-name seeds (default 5)
-//   seedIds            extra seed entity ids (Entity.id), activation 1 (default [])
-//   topK               passages returned (default 10)
-//   entityK            top entities used for passage scoring and returned (default 60)
-//   vectorK            passages from the passage vector index added as candidates (default 10)
-//   candidateK         graph-side candidate passages kept before blending (default 300)
-//   graphWeight        weight of the normalised graph score in the blend (default 0.4)
-//   vectorWeight       weight of the passage's own cosine to the question (default 0.6)
-//   hubExponent        entity weight is divided by (passages mentioning it) ^ hubExponent (default 0.5)
-//   fusion             passage ranking: blend = graphWeight x graph score + vectorWeight x cosine; rrf = reciprocal rank fusion of the graph, dense and full-text rankings (default 'rrf')
-//   lexicalK           rrf only: passages from the full-text index (BM25 over title and text) added as candidates and ranked (default 20)
-//   rrfK               rrf only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in (default 60)
-//   relTypes           relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
-//   pathK              evidence paths from a seed are found for this many of the most activated non-seed entities (default 10)
-//   factK              facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the seeds' own relationships) (default 20)
-//   steps              propagation steps T (1-5) (default 3)
-//   decay              activation multiplier per hop (default 0.7)
-//   threshold          a node spreads only when its activation exceeds this; smaller inflows are dropped (default 0.01)
-//   gate               multiply each hop by max(0, cos(neighbour's description embedding, question)); false is the ungated ablation (default true)
-//   frontier           per step, at most this many sources spread and this many nodes receive (default 100)
-//   degreeDiscount     a source's outflow is divided by its degree ^ degreeDiscount (hub damping; 0 = off) (default 0)
-//   trace              also return the trace: per step, each node that received activation, its sources, gate value and inflow (explain: true sets it) (default false)
+//   question              the question text (used only for exact-name seeds; may be empty)
+//   questionEmbedding     the question embedding, same model and dimension as the entity and passage vectors
+//   seedK                 entities taken from the entity vector index as seeds (default 5)
+//   seedMinScore          minimum raw cosine for a vector seed (default 0.2)
+//   useNameSeeds          also seed entities whose full name appears in the question (full-text index) (default true)
+//   nameSeedK             at most this many exact-name seeds (default 5)
+//   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone (default true)
+//   seedIds               extra seed entity ids (Entity.id), activation 1 (default [])
+//   topK                  passages returned (default 10)
+//   entityK               top entities used for passage scoring and returned (default 60)
+//   vectorK               passages from the passage vector index added as candidates (default 10)
+//   candidateK            graph-side candidate passages kept before blending (default 300)
+//   graphWeight           weight of the normalised graph score in the blend (default 0.4)
+//   vectorWeight          weight of the passage's own cosine to the question (default 0.6)
+//   hubExponent           entity weight is divided by (passages mentioning it) ^ hubExponent (default 0.5)
+//   fusion                passage ranking: blend = graphWeight x graph score + vectorWeight x cosine; rrf = reciprocal rank fusion of the graph, dense and full-text rankings (default 'rrf')
+//   lexicalK              rrf only: passages from the full-text index (BM25 over title and text) added as candidates and ranked (default 20)
+//   rrfK                  rrf only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in (default 60)
+//   relTypes              relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
+//   pathK                 evidence paths from a seed are found for this many of the most activated non-seed entities (default 10)
+//   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the seeds' own relationships) (default 20)
+//   steps                 propagation steps T (1-5) (default 3)
+//   decay                 activation multiplier per hop (default 0.7)
+//   threshold             a node spreads only when its activation exceeds this; smaller inflows are dropped (default 0.01)
+//   gate                  multiply each hop by max(0, cos(neighbour's description embedding, question)); false is the ungated ablation (default true)
+//   frontier              per step, at most this many sources spread and this many nodes receive (default 100)
+//   degreeDiscount        a source's outflow is divided by its degree ^ degreeDiscount (hub damping; 0 = off) (default 0)
+//   trace                 also return the trace: per step, each node that received activation, its sources, gate value and inflow (explain: true sets it) (default false)
 //
 // To run in Neo4j Browser or cypher-shell, set the parameters first (copy, remove the leading "// "):
 // :param question => '';
@@ -41,6 +42,7 @@
 // :param seedMinScore => 0.2;
 // :param useNameSeeds => true;
 // :param nameSeedK => 5;
+// :param vectorSeedsWithNames => true;
 // :param seedIds => [];
 // :param topK => 10;
 // :param entityK => 60;
@@ -83,7 +85,9 @@ CALL () {
   // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
   CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q), ' ')[0..256], ' '), {limit: 50}) YIELD node
   WITH q, node
-  WHERE size(node.name) >= 3 AND node.name <> toLower(node.name)
+  // Extracted names must hold a capital (no common words); a curated graph's names are canonical
+  // as they are, lower case included (Hetionet's "melanoma").
+  WHERE size(node.name) >= 3 AND (node.name <> toLower(node.name) OR node:Curated)
     AND q CONTAINS ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '
   WITH node LIMIT $nameSeedK
   RETURN node, null AS cosine, 1.0 AS fixed, 'name' AS source
@@ -93,6 +97,9 @@ CALL () {
 }
 WITH node, max(cosine) AS cosine, max(fixed) AS fixed, collect(source) AS sources
 WITH collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
+// Without $vectorSeedsWithNames, a question that names entities is seeded by them alone:
+// the vector index's look-alikes (melanoma's "Melanoma skin", "Melanosis") are dropped.
+WITH [s IN raw WHERE $vectorSeedsWithNames OR s.fixed > 0 OR none(x IN raw WHERE x.fixed > 0)] AS raw, best
 // A seed's initial activation: its cosine over the best vector seed's (1 for name and caller seeds).
 WITH [s IN raw | s {.*, activation: CASE
         WHEN s.cosine IS NULL OR best IS NULL OR best <= 0 THEN s.fixed

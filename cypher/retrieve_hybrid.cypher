@@ -6,18 +6,19 @@
 // orders them. Seeds are computed as in the graph modes, for the same output shape only.
 //
 // Parameters:
-//   question           the question text (full-text search and exact-name seeds; may be empty)
-//   questionEmbedding  the question embedding, same model and dimension as the entity and passage vectors
-//   seedK              entities taken from the entity vector index as seeds (default 5)
-//   seedMinScore       minimum raw cosine for a vector seed (default 0.2)
-//   useNameSeeds       also seed entities whose full name appears in the question (full-text index) (default true)
-//   nameSeedK          at most this many exact-name seeds (default 5)
-//   seedIds            extra seed entity ids (Entity.id), activation 1 (default [])
-//   topK               passages returned (default 10)
-//   relTypes           relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
-//   factK              facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the seeds' own relationships) (default 20)
-//   hybridK            passages taken from each list (dense and full-text) before fusion (default 50)
-//   rrfK               reciprocal rank fusion constant: a passage scores sum(1 / (rrfK + rank)) over both lists (default 60)
+//   question              the question text (full-text search and exact-name seeds; may be empty)
+//   questionEmbedding     the question embedding, same model and dimension as the entity and passage vectors
+//   seedK                 entities taken from the entity vector index as seeds (default 5)
+//   seedMinScore          minimum raw cosine for a vector seed (default 0.2)
+//   useNameSeeds          also seed entities whose full name appears in the question (full-text index) (default true)
+//   nameSeedK             at most this many exact-name seeds (default 5)
+//   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone (default true)
+//   seedIds               extra seed entity ids (Entity.id), activation 1 (default [])
+//   topK                  passages returned (default 10)
+//   relTypes              relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
+//   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the seeds' own relationships) (default 20)
+//   hybridK               passages taken from each list (dense and full-text) before fusion (default 50)
+//   rrfK                  reciprocal rank fusion constant: a passage scores sum(1 / (rrfK + rank)) over both lists (default 60)
 //
 // To run in Neo4j Browser or cypher-shell, set the parameters first (copy, remove the leading "// "):
 // :param question => '';
@@ -25,6 +26,7 @@
 // :param seedMinScore => 0.2;
 // :param useNameSeeds => true;
 // :param nameSeedK => 5;
+// :param vectorSeedsWithNames => true;
 // :param seedIds => [];
 // :param topK => 10;
 // :param relTypes => ['RELATED', 'SAME_AS'];
@@ -52,7 +54,9 @@ CALL () {
   // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
   CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q), ' ')[0..256], ' '), {limit: 50}) YIELD node
   WITH q, node
-  WHERE size(node.name) >= 3 AND node.name <> toLower(node.name)
+  // Extracted names must hold a capital (no common words); a curated graph's names are canonical
+  // as they are, lower case included (Hetionet's "melanoma").
+  WHERE size(node.name) >= 3 AND (node.name <> toLower(node.name) OR node:Curated)
     AND q CONTAINS ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '
   WITH node LIMIT $nameSeedK
   RETURN node, null AS cosine, 1.0 AS fixed, 'name' AS source
@@ -62,6 +66,9 @@ CALL () {
 }
 WITH node, max(cosine) AS cosine, max(fixed) AS fixed, collect(source) AS sources
 WITH collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
+// Without $vectorSeedsWithNames, a question that names entities is seeded by them alone:
+// the vector index's look-alikes (melanoma's "Melanoma skin", "Melanosis") are dropped.
+WITH [s IN raw WHERE $vectorSeedsWithNames OR s.fixed > 0 OR none(x IN raw WHERE x.fixed > 0)] AS raw, best
 // A seed's initial activation: its cosine over the best vector seed's (1 for name and caller seeds).
 WITH [s IN raw | s {.*, activation: CASE
         WHEN s.cosine IS NULL OR best IS NULL OR best <= 0 THEN s.fixed

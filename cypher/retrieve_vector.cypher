@@ -5,16 +5,17 @@
 // computed as in the graph modes, for the same output shape, but do not affect the ranking.
 //
 // Parameters:
-//   question           the question text (used only for exact-name seeds; may be empty)
-//   questionEmbedding  the question embedding, same model and dimension as the entity and passage vectors
-//   seedK              entities taken from the entity vector index as seeds (default 5)
-//   seedMinScore       minimum raw cosine for a vector seed (default 0.2)
-//   useNameSeeds       also seed entities whose full name appears in the question (full-text index) (default true)
-//   nameSeedK          at most this many exact-name seeds (default 5)
-//   seedIds            extra seed entity ids (Entity.id), activation 1 (default [])
-//   topK               passages returned (default 10)
-//   relTypes           relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
-//   factK              facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the seeds' own relationships) (default 20)
+//   question              the question text (used only for exact-name seeds; may be empty)
+//   questionEmbedding     the question embedding, same model and dimension as the entity and passage vectors
+//   seedK                 entities taken from the entity vector index as seeds (default 5)
+//   seedMinScore          minimum raw cosine for a vector seed (default 0.2)
+//   useNameSeeds          also seed entities whose full name appears in the question (full-text index) (default true)
+//   nameSeedK             at most this many exact-name seeds (default 5)
+//   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone (default true)
+//   seedIds               extra seed entity ids (Entity.id), activation 1 (default [])
+//   topK                  passages returned (default 10)
+//   relTypes              relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
+//   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the seeds' own relationships) (default 20)
 //
 // To run in Neo4j Browser or cypher-shell, set the parameters first (copy, remove the leading "// "):
 // :param question => '';
@@ -22,6 +23,7 @@
 // :param seedMinScore => 0.2;
 // :param useNameSeeds => true;
 // :param nameSeedK => 5;
+// :param vectorSeedsWithNames => true;
 // :param seedIds => [];
 // :param topK => 10;
 // :param relTypes => ['RELATED', 'SAME_AS'];
@@ -47,7 +49,9 @@ CALL () {
   // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
   CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q), ' ')[0..256], ' '), {limit: 50}) YIELD node
   WITH q, node
-  WHERE size(node.name) >= 3 AND node.name <> toLower(node.name)
+  // Extracted names must hold a capital (no common words); a curated graph's names are canonical
+  // as they are, lower case included (Hetionet's "melanoma").
+  WHERE size(node.name) >= 3 AND (node.name <> toLower(node.name) OR node:Curated)
     AND q CONTAINS ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '
   WITH node LIMIT $nameSeedK
   RETURN node, null AS cosine, 1.0 AS fixed, 'name' AS source
@@ -57,6 +61,9 @@ CALL () {
 }
 WITH node, max(cosine) AS cosine, max(fixed) AS fixed, collect(source) AS sources
 WITH collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
+// Without $vectorSeedsWithNames, a question that names entities is seeded by them alone:
+// the vector index's look-alikes (melanoma's "Melanoma skin", "Melanosis") are dropped.
+WITH [s IN raw WHERE $vectorSeedsWithNames OR s.fixed > 0 OR none(x IN raw WHERE x.fixed > 0)] AS raw, best
 // A seed's initial activation: its cosine over the best vector seed's (1 for name and caller seeds).
 WITH [s IN raw | s {.*, activation: CASE
         WHEN s.cosine IS NULL OR best IS NULL OR best <= 0 THEN s.fixed

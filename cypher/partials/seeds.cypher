@@ -18,7 +18,9 @@ CALL () {
   // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
   CALL db.index.fulltext.queryNodes('entity_name', {{LUCENE(trim(q))}}, {limit: 50}) YIELD node
   WITH q, node
-  WHERE size(node.name) >= 3 AND node.name <> toLower(node.name)
+  // Extracted names must hold a capital (no common words); a curated graph's names are canonical
+  // as they are, lower case included (Hetionet's "melanoma").
+  WHERE size(node.name) >= 3 AND (node.name <> toLower(node.name) OR node:Curated)
     AND q CONTAINS ' ' + {{WORDS(node.name)}} + ' '
   WITH node LIMIT $nameSeedK
   RETURN node, null AS cosine, 1.0 AS fixed, 'name' AS source
@@ -28,6 +30,9 @@ CALL () {
 }
 WITH node, max(cosine) AS cosine, max(fixed) AS fixed, collect(source) AS sources
 WITH collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
+// Without $vectorSeedsWithNames, a question that names entities is seeded by them alone:
+// the vector index's look-alikes (melanoma's "Melanoma skin", "Melanosis") are dropped.
+WITH [s IN raw WHERE $vectorSeedsWithNames OR s.fixed > 0 OR none(x IN raw WHERE x.fixed > 0)] AS raw, best
 // A seed's initial activation: its cosine over the best vector seed's (1 for name and caller seeds).
 WITH [s IN raw | s {.*, activation: CASE
         WHEN s.cosine IS NULL OR best IS NULL OR best <= 0 THEN s.fixed

@@ -21,6 +21,11 @@ export const COMMON_PARAMS = {
   seedMinScore: { schema: num(-1, 1), default: 0.2, doc: 'minimum raw cosine for a vector seed' },
   useNameSeeds: { schema: z.boolean(), default: true, doc: 'also seed entities whose full name appears in the question (full-text index)' },
   nameSeedK: { schema: int(0, 50), default: 5, doc: 'at most this many exact-name seeds' },
+  vectorSeedsWithNames: {
+    schema: z.boolean(),
+    default: true,
+    doc: 'keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone',
+  },
   seedIds: { schema: z.array(z.string().min(1).max(512)).max(100), default: [], doc: 'extra seed entity ids (Entity.id), activation 1' },
   topK: { schema: int(1, 100), default: 10, doc: 'passages returned' },
   entityK: { schema: int(1, 500), default: 60, doc: 'top entities used for passage scoring and returned' },
@@ -113,8 +118,18 @@ export const PPR_PARAMS = {
   },
 } satisfies Record<string, ParamSpec>;
 
-const { seedK, seedMinScore, useNameSeeds, nameSeedK, seedIds, topK, relTypes, factK } = COMMON_PARAMS;
-export const VECTOR_PARAMS = { seedK, seedMinScore, useNameSeeds, nameSeedK, seedIds, topK, relTypes, factK } satisfies Record<string, ParamSpec>;
+const { seedK, seedMinScore, useNameSeeds, nameSeedK, vectorSeedsWithNames, seedIds, topK, relTypes, factK } = COMMON_PARAMS;
+export const VECTOR_PARAMS = {
+  seedK,
+  seedMinScore,
+  useNameSeeds,
+  nameSeedK,
+  vectorSeedsWithNames,
+  seedIds,
+  topK,
+  relTypes,
+  factK,
+} satisfies Record<string, ParamSpec>;
 
 export const HYBRID_PARAMS = {
   ...VECTOR_PARAMS,

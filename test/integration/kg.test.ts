@@ -133,6 +133,25 @@ describe('a knowledge graph without passages', () => {
     expect(nonSeeds.slice(0, 2)).toEqual(['c:riva', 'c:done']);
   });
 
+  test('a curated name in lower case seeds by name; vectorSeedsWithNames false keeps the named seeds alone', async () => {
+    // Hetionet's names are canonical and often lower case ("melanoma"); its vector look-alikes
+    // ("Melanoma skin", a side effect) sit closer to the question than the disease does.
+    const q2 = randomUnit(rand, TEST_DIM);
+    await driver.executeQuery(
+      `CREATE (:Entity:Curated {id: 'd:mel', name: 'melanoma', type: 'Disease', embedding: $a, descriptionEmbedding: $a})
+       CREATE (:Entity:Curated {id: 'se:mel', name: 'Melanoma skin', type: 'Side Effect', embedding: $b, descriptionEmbedding: $b})`,
+      { a: withCosine(q2, 0.5, rand), b: withCosine(q2, 0.95, rand) },
+    );
+    const ask = (params: Record<string, unknown>) =>
+      retriever.retrieve({ mode: 'gated', question: 'Which compounds treat melanoma?', questionEmbedding: q2, params });
+    const both = await ask({});
+    expect(both.seeds.find((s) => s.id === 'd:mel')?.sources).toContain('name');
+    expect(both.seeds.map((s) => s.id)).toContain('se:mel');
+    const named = await ask({ vectorSeedsWithNames: false });
+    expect(named.seeds.map((s) => s.id)).toEqual(['d:mel']);
+    expect(named.seeds[0].activation).toBe(1);
+  });
+
   test('factK 0 returns no facts and an empty context', async () => {
     const r = await retriever.retrieve({ mode: 'gated', question: "Which compounds treat Alzheimer's disease?", questionEmbedding: q, params: { factK: 0 } });
     expect(r.facts).toEqual([]);
