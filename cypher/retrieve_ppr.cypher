@@ -312,9 +312,17 @@ CALL (topEntities, seeds) {
   RETURN collect({passageId: null, entityId: e.id, nodes: pathNodes, rels: pathRels, score: a}) AS entityPaths
 }
 // Facts: the relationships on the evidence paths (passages' and entities'),
-// each scored by the highest activation among the path ends it leads to.
-CALL (paths, entityPaths) {
-  UNWIND paths + entityPaths AS x
+// each scored by the highest activation among the path ends it leads to, and
+// the seeds' own relationships to activated entities, scored by that activation.
+CALL (seeds, act) {
+  UNWIND seeds AS s
+  WITH s.node AS seed
+  MATCH (seed)-[r]-(n:Entity)
+  WHERE type(r) IN $relTypes AND n <> seed AND act[elementId(n)] IS NOT NULL
+  RETURN collect({rels: [r], score: act[elementId(n)]}) AS seedFacts
+}
+CALL (paths, entityPaths, seedFacts) {
+  UNWIND paths + entityPaths + seedFacts AS x
   UNWIND x.rels AS r
   WITH r, max(x.score) AS score
   ORDER BY score DESC, startNode(r).id, type(r), endNode(r).id
