@@ -12,6 +12,7 @@ import express from 'express';
 import neo4j from 'neo4j-driver';
 import { createApp } from './app.js';
 import { ROOT, type Config } from './config.js';
+import { classifyDbError } from './db/driver.js';
 import { ensureEmbedder } from './db/embedder-guard.js';
 import { migrate, type MigrationResult } from './db/migrate.js';
 import { DatabaseWatch } from './db/watch.js';
@@ -187,14 +188,25 @@ async function planStatement(svc: Services, mode: Mode, embedding: number[]): Pr
  */
 async function warmUp(svc: Services, cold?: Set<Mode>): Promise<void> {
   const t0 = performance.now();
+  // A database that has just come back may refuse a query or two: retry those (never a statement's own failure).
+  const retrying = async <T>(work: () => Promise<T>): Promise<T> => {
+    for (;;) {
+      try {
+        return await work();
+      } catch (e) {
+        if (classifyDbError(e) !== 'unavailable' || performance.now() - t0 > WARM_UP_TIMEOUT_MS) throw e;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  };
   try {
-    const res = await svc.store.read('MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding AS e LIMIT 1');
+    const res = await retrying(() => svc.store.read('MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding AS e LIMIT 1'));
     const embedding = res.records[0]?.get('e') as number[] | undefined;
     if (!embedding || embedding.length !== svc.embedder.dimension) return;
     const ms: Record<string, number> = {};
     for (const mode of WARM_ORDER) {
       const t1 = performance.now();
-      await planStatement(svc, mode, embedding).catch((e) => {
+      await retrying(() => planStatement(svc, mode, embedding)).catch((e) => {
         svc.logger.debug({ mode, err: String((e as Error).message).slice(0, 200) }, 'warm-up statement failed');
       });
       ms[mode] = Math.round(performance.now() - t1);
@@ -209,15 +221,21 @@ async function warmUp(svc: Services, cold?: Set<Mode>): Promise<void> {
 }
 
 /**
- * The server's Retriever: while the database is back from an outage and a mode's statement is
- * being planned again (warmUp), that mode answers 503 with Retry-After 1 at once instead of
- * starting one more copy of the same plan.
+ * The server's Retriever: while the watchdog finds the database down, and while the database is
+ * back from an outage and a mode's statement is being planned again (warmUp), retrieval answers
+ * 503 with Retry-After 1 at once instead of a request that hangs or starts one more copy of the
+ * same plan.
  */
 class ServedRetriever extends Retriever {
   readonly cold = new Set<Mode>();
+  /** The watchdog's last probe failed: the database is down or still starting. */
+  down: () => boolean = () => false;
 
   override retrieve(...args: Parameters<Retriever['retrieve']>): ReturnType<Retriever['retrieve']> {
     const mode = args[0].mode;
+    // A database that is starting accepts Bolt connections but holds queries until it serves
+    // (then they time out: a 504 seconds later); while the watchdog's probe fails, answer 503 at once.
+    if (this.down()) return Promise.reject(new AppError('database_unavailable', 'the database is unreachable; retry shortly', undefined, 1));
     if (this.cold.has(mode)) {
       return Promise.reject(
         new AppError('database_unavailable', `the database is back; the server is planning the ${mode} statement again: retry shortly`, undefined, 1),
@@ -335,7 +353,9 @@ export async function startServer(config: Config, overrides: ServiceOverrides = 
     if (closing) throw new Error('closed during start-up');
     handler = createApp(full);
     startup.enter('ready');
-    watch = watchDatabase(full, retriever.cold);
+    const w = watchDatabase(full, retriever.cold);
+    watch = w;
+    retriever.down = () => w.reachable === false;
     logger.info({ url, seconds: startup.status().elapsedSeconds }, 'graph-recall ready');
     return full;
   })();
