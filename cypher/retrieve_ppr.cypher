@@ -13,7 +13,7 @@
 //   seedMinScore          minimum raw cosine for a vector seed (default 0.2)
 //   useNameSeeds          also seed entities whose full name appears in the question (full-text index) (default true)
 //   nameSeedK             at most this many exact-name seeds (default 5)
-//   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone (default true)
+//   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone (default false)
 //   seedIds               extra seed entity ids (Entity.id), activation 1 (default [])
 //   topK                  passages returned (default 10)
 //   entityK               top entities used for passage scoring and returned (default 60)
@@ -37,7 +37,7 @@
 //   passageSeedK          dense passages seeded when passageSeedWeight > 0 (default 10)
 //   teleportBuckets       exact weights: the passage seeds are grouped by rank into this many GDS runs (default 4)
 //   trace                 also return the trace: the teleport weights and the top PageRank scores (explain: true sets it) (default false)
-//   gateScores            multiply each entity's PageRank score by max(0, cos(its description embedding, question)), gated mode's gate, before ranking (default false)
+//   gateScores            multiply each entity's PageRank score by max(0, cos(its description embedding, question)), gated mode's gate, before ranking (default true)
 //   seedSpecificity       divide each entity seed's weight by the number of passages that mention it (HippoRAG 2's node specificity) (default false)
 //
 // To run in Neo4j Browser or cypher-shell, set the parameters first (copy, remove the leading "// "):
@@ -46,7 +46,7 @@
 // :param seedMinScore => 0.2;
 // :param useNameSeeds => true;
 // :param nameSeedK => 5;
-// :param vectorSeedsWithNames => true;
+// :param vectorSeedsWithNames => false;
 // :param seedIds => [];
 // :param topK => 10;
 // :param entityK => 60;
@@ -70,7 +70,7 @@
 // :param passageSeedK => 10;
 // :param teleportBuckets => 4;
 // :param trace => false;
-// :param gateScores => false;
+// :param gateScores => true;
 // :param seedSpecificity => false;
 // :param questionEmbedding => COLLECT { MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding LIMIT 1 }[0];
 // ---- 1. seed mapping -------------------------------------------------------

@@ -11,7 +11,7 @@
 //   seedMinScore          minimum raw cosine for a vector seed (default 0.2)
 //   useNameSeeds          also seed entities whose full name appears in the question (full-text index) (default true)
 //   nameSeedK             at most this many exact-name seeds (default 5)
-//   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone (default true)
+//   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone (default false)
 //   seedIds               extra seed entity ids (Entity.id), activation 1 (default [])
 //   topK                  passages returned (default 10)
 //   relTypes              relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
@@ -23,7 +23,7 @@
 // :param seedMinScore => 0.2;
 // :param useNameSeeds => true;
 // :param nameSeedK => 5;
-// :param vectorSeedsWithNames => true;
+// :param vectorSeedsWithNames => false;
 // :param seedIds => [];
 // :param topK => 10;
 // :param relTypes => ['RELATED', 'SAME_AS'];

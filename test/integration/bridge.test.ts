@@ -73,17 +73,17 @@ test('the ungated ablation and a single step change the activations as the rule 
 });
 
 test('a question naming an entity seeds it by name; caller seeds are honoured', async () => {
-  const res = await retriever.retrieve({
-    mode: 'gated',
-    questionEmbedding: f.question,
-    question: 'What did the colleague of Charles Babbage build?',
-    params: { seedIds: ['e-engine'] },
-  });
+  const ask = (params: Record<string, unknown>) =>
+    retriever.retrieve({ mode: 'gated', questionEmbedding: f.question, question: 'What did the colleague of Charles Babbage build?', params });
+  const res = await ask({ seedIds: ['e-engine'], vectorSeedsWithNames: true });
   const byId = Object.fromEntries(res.seeds.map((s) => [s.id, s]));
   expect(byId['e-babbage'].sources).toEqual(['name']);
   expect(byId['e-babbage'].activation).toBe(1);
   expect(byId['e-engine'].sources).toEqual(['caller']);
   expect(byId['e-ada'].sources).toEqual(['vector']);
+  // By default a question that names entities is seeded by them alone.
+  const named = await ask({ seedIds: ['e-engine'] });
+  expect(named.seeds.map((s) => s.id).sort()).toEqual(['e-babbage', 'e-engine']);
 });
 
 test('a write after the projection makes ppr answer projection_building until it is rebuilt', async () => {

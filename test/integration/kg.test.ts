@@ -114,7 +114,7 @@ describe('a knowledge graph without passages', () => {
     expect(r.facts.map((f) => f.text)).toContain('Rivastigmine resembles Donepezil');
   });
 
-  test("ppr with gateScores: each entity's PageRank score times its gate, the compounds first", async () => {
+  test("ppr's gateScores (default): each entity's PageRank score times its gate, the compounds first", async () => {
     const r = await retriever.retrieve({
       mode: 'ppr',
       question: "Which compounds treat Alzheimer's disease?",
@@ -127,13 +127,19 @@ describe('a knowledge graph without passages', () => {
         0,
         (graph.entities.find((e) => e.id === id)!.descriptionEmbedding ?? []).reduce((t, x, i) => t + x * q[i], 0),
       );
-    const raw = new Map(results.ppr.entities.map((e) => [e.id, e.activation]));
+    const plain = await retriever.retrieve({
+      mode: 'ppr',
+      question: "Which compounds treat Alzheimer's disease?",
+      questionEmbedding: q,
+      params: { gateScores: false },
+    });
+    const raw = new Map(plain.entities.map((e) => [e.id, e.activation]));
     for (const e of r.entities) expect(e.activation).toBeCloseTo(raw.get(e.id)! * gate(e.id), 9);
     const nonSeeds = r.entities.map((e) => e.id).filter((id) => id !== 'd:alz');
     expect(nonSeeds.slice(0, 2)).toEqual(['c:riva', 'c:done']);
   });
 
-  test('a curated name in lower case seeds by name; vectorSeedsWithNames false keeps the named seeds alone', async () => {
+  test('a curated name in lower case seeds by name; by default (vectorSeedsWithNames false) the named seeds alone', async () => {
     // Hetionet's names are canonical and often lower case ("melanoma"); its vector look-alikes
     // ("Melanoma skin", a side effect) sit closer to the question than the disease does.
     const q2 = randomUnit(rand, TEST_DIM);
@@ -144,10 +150,10 @@ describe('a knowledge graph without passages', () => {
     );
     const ask = (params: Record<string, unknown>) =>
       retriever.retrieve({ mode: 'gated', question: 'Which compounds treat melanoma?', questionEmbedding: q2, params });
-    const both = await ask({});
+    const both = await ask({ vectorSeedsWithNames: true });
     expect(both.seeds.find((s) => s.id === 'd:mel')?.sources).toContain('name');
     expect(both.seeds.map((s) => s.id)).toContain('se:mel');
-    const named = await ask({ vectorSeedsWithNames: false });
+    const named = await ask({});
     expect(named.seeds.map((s) => s.id)).toEqual(['d:mel']);
     expect(named.seeds[0].activation).toBe(1);
   });

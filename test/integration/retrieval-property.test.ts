@@ -216,6 +216,8 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
       maxIterations: 200,
       tolerance: 1e-12,
       exactWeights,
+      // The reference is PageRank alone, without the gate at read-out.
+      gateScores: false,
       graphWeight: 0.7,
       vectorWeight: 0.3,
       fusion: 'blend' as const,
