@@ -100,10 +100,11 @@ if ! kill -0 "$SERVER_PID" 2>/dev/null; then
   tail -50 "$SERVER_LOG" >&2
   status=1
 fi
-# 503 is accepted (scripts/fuzz.toml) only for a projection being rebuilt or admission control.
-if grep '"msg":"request failed"' "$SERVER_LOG" | grep -v '"code":"projection_building"\|"code":"overloaded"' | grep -q .; then
+# 503 is accepted (scripts/fuzz.toml) only for a projection being rebuilt, a mode whose statement or
+# projection the server is still preparing (starting, with Retry-After), or admission control.
+if grep '"msg":"request failed"' "$SERVER_LOG" | grep -v '"code":"projection_building"\|"code":"starting"\|"code":"overloaded"' | grep -q .; then
   echo "fuzz: requests failed with a server-side cause:" >&2
-  grep '"msg":"request failed"' "$SERVER_LOG" | grep -v '"code":"projection_building"\|"code":"overloaded"' | head -20 >&2
+  grep '"msg":"request failed"' "$SERVER_LOG" | grep -v '"code":"projection_building"\|"code":"starting"\|"code":"overloaded"' | head -20 >&2
   status=1
 fi
 if grep -q '"level":50\|"level":60' "$SERVER_LOG"; then
