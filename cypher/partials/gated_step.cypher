@@ -17,10 +17,7 @@ CALL (act) {
   // With $trace (explain), each receiver also keeps its sources and their shares.
   WITH dst, sum(srcAct * discount) AS inflow,
        collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: srcAct * discount} END) AS sources
-  WITH dst, inflow, sources, CASE
-         WHEN NOT $gate THEN 1.0
-         WHEN dst.descriptionEmbedding IS NULL THEN 0.0
-         ELSE apoc.coll.max([gds.similarity.cosine(dst.descriptionEmbedding, $questionEmbedding), 0.0]) END AS gate
+  WITH dst, inflow, sources, CASE WHEN $gate THEN {{GATE(dst)}} ELSE 1.0 END AS gate
   WITH dst, inflow, sources, gate, $decay * inflow * gate AS incoming
   WHERE incoming > $threshold
   WITH dst, inflow, sources, gate, incoming

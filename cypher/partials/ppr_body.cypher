@@ -59,9 +59,7 @@ CALL (entitySeeds, passageSeeds) {
   // $gateScores: an entity's score times the gated mode's gate, max(0, cos(its
   // description embedding, question)): structural proximity and query relevance.
   WITH gds.util.asNode(nodeId) AS n, score
-  WITH n, CASE WHEN $gateScores AND n:Entity THEN score * CASE WHEN n.descriptionEmbedding IS NULL THEN 0.0
-         ELSE apoc.coll.max([gds.similarity.cosine(n.descriptionEmbedding, $questionEmbedding), 0.0]) END
-         ELSE score END AS score
+  WITH n, CASE WHEN $gateScores AND n:Entity THEN score * {{GATE(n)}} ELSE score END AS score
   WHERE score > 0
   ORDER BY score DESC, n.id
   RETURN apoc.map.fromPairs(collect(CASE WHEN n:Entity THEN [elementId(n), score] END)) AS act,

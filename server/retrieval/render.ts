@@ -19,9 +19,15 @@ const PARTIALS = path.join(CYPHER_DIR, 'partials');
  * Macros shared by every statement that searches a full-text index, so the
  * rule lives in one place: {{WORDS(x)}} is x as lowercased words (no Lucene
  * operator or syntax survives), {{LUCENE(x)}} the first 256 of those words
- * (Lucene refuses queries of more than 1,024 clauses).
+ * (Lucene refuses queries of more than 1,024 clauses). And the semantic gate,
+ * written once for the walk, ppr's read-out and the seeds' facts: {{GATE(n)}}
+ * is max(0, cos(n's description embedding, question)), 0 without one.
  */
 const MACROS: [RegExp, string][] = [
+  [
+    /\{\{GATE\((.+?)\)\}\}/g,
+    'CASE WHEN $1.descriptionEmbedding IS NULL THEN 0.0 ELSE apoc.coll.max([gds.similarity.cosine($1.descriptionEmbedding, $questionEmbedding), 0.0]) END',
+  ],
   [/\{\{WORDS\((.+?)\)\}\}/g, String.raw`trim(apoc.text.regreplace(toLower($1), '[^\\p{L}\\p{N}]+', ' '))`],
   [/\{\{LUCENE\((.+?)\)\}\}/g, "apoc.text.join(split($1, ' ')[0..256], ' ')"],
 ];
