@@ -14,6 +14,7 @@
 //   nameSeedK             at most this many exact-name seeds (default 5)
 //   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone (default false)
 //   seedIds               extra seed entity ids (Entity.id), activation 1 (default [])
+//   factSeedK             facts from the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) whose two entities become seeds, activation = the fact's cosine over the best fact's (0 = off) (default 5)
 //   topK                  passages returned (default 10)
 //   relTypes              relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
 //   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the seeds' own relationships) (default 20)
@@ -28,6 +29,7 @@
 // :param nameSeedK => 5;
 // :param vectorSeedsWithNames => false;
 // :param seedIds => [];
+// :param factSeedK => 5;
 // :param topK => 10;
 // :param relTypes => ['RELATED', 'SAME_AS'];
 // :param factK => 20;
@@ -40,6 +42,9 @@
 // the exact cosine (the index's own score is (1 + cos) / 2, in float).
 // Name seeds: entities whose whole name occurs in the question (full-text
 // index, then a word-boundary check). Caller seeds: Entity.id in $seedIds.
+// Fact seeds (HippoRAG 2's query-to-triple match): the question against each
+// walked type's fact index (fact_<TYPE>: the embedding of the sentence
+// "subject predicate object"); both entities of the $factSeedK nearest facts.
 CALL () {
   CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node
   WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
@@ -47,7 +52,7 @@ CALL () {
   LIMIT $seedK
   WITH node, cosine
   WHERE cosine >= $seedMinScore
-  RETURN node, cosine, 0.0 AS fixed, 'vector' AS source
+  RETURN node, cosine, null AS fact, 0.0 AS fixed, 'vector' AS source
   UNION ALL
   WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q
   WHERE $useNameSeeds AND $nameSeedK > 0 AND trim(q) <> ''
@@ -59,21 +64,30 @@ CALL () {
   WHERE size(node.name) >= 3 AND (node.name <> toLower(node.name) OR node:Curated)
     AND q CONTAINS ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '
   WITH node LIMIT $nameSeedK
-  RETURN node, null AS cosine, 1.0 AS fixed, 'name' AS source
+  RETURN node, null AS cosine, null AS fact, 1.0 AS fixed, 'name' AS source
   UNION ALL
   MATCH (node:Entity) WHERE node.id IN $seedIds
-  RETURN node, null AS cosine, 1.0 AS fixed, 'caller' AS source
+  RETURN node, null AS cosine, null AS fact, 1.0 AS fixed, 'caller' AS source
+  UNION ALL
+  UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0] AS t
+  CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship
+  WITH relationship AS r, gds.similarity.cosine(relationship.embedding, $questionEmbedding) AS fact
+  ORDER BY fact DESC, elementId(r)
+  LIMIT $factSeedK
+  WITH r, fact WHERE fact >= $seedMinScore
+  UNWIND [startNode(r), endNode(r)] AS node
+  RETURN node, null AS cosine, fact, 0.0 AS fixed, 'fact' AS source
 }
-WITH node, max(cosine) AS cosine, max(fixed) AS fixed, collect(source) AS sources
-WITH collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
-// Without $vectorSeedsWithNames, a question that names entities is seeded by them alone:
-// the vector index's look-alikes (melanoma's "Melanoma skin", "Melanosis") are dropped.
-WITH [s IN raw WHERE $vectorSeedsWithNames OR s.fixed > 0 OR none(x IN raw WHERE x.fixed > 0)] AS raw, best
-// A seed's initial activation: its cosine over the best vector seed's (1 for name and caller seeds).
-WITH [s IN raw | s {.*, activation: CASE
-        WHEN s.cosine IS NULL OR best IS NULL OR best <= 0 THEN s.fixed
-        WHEN s.cosine / best > s.fixed THEN s.cosine / best
-        ELSE s.fixed END}] AS seeds
+WITH node, max(cosine) AS cosine, max(fact) AS fact, max(fixed) AS fixed, collect(DISTINCT source) AS sources
+WITH collect({node: node, cosine: cosine, fact: fact, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best, max(fact) AS bestFact
+// Without $vectorSeedsWithNames, a question that names entities is seeded by them (and the
+// facts) alone: the vector index's look-alikes (melanoma's "Melanoma skin", "Melanosis") are dropped.
+WITH [s IN raw WHERE $vectorSeedsWithNames OR s.fixed > 0 OR s.fact IS NOT NULL OR none(x IN raw WHERE x.fixed > 0)] AS raw, best, bestFact
+// A seed's initial activation: the largest of its cosine over the best vector seed's, its best
+// fact's cosine over the best fact's, and 1 for name and caller seeds.
+WITH [s IN raw | s {.*, activation: apoc.coll.max([s.fixed,
+        CASE WHEN s.cosine IS NULL OR best IS NULL OR best <= 0 THEN 0.0 ELSE s.cosine / best END,
+        CASE WHEN s.fact IS NULL OR bestFact IS NULL OR bestFact <= 0 THEN 0.0 ELSE s.fact / bestFact END])}] AS seeds
 // ---- 2. hybrid passage search: dense + full-text, fused by reciprocal rank ---
 // Two ranked lists of $hybridK passages each: dense (vector index, rescored
 // with the exact cosine) and lexical (Lucene BM25 over passage title and text).
@@ -129,7 +143,7 @@ WITH *, [f IN facts | f {.*, predicate: CASE
            ELSE toLower(replace(type(f.rel), '_', ' ')) END}] AS facts
 RETURN
   [s IN seeds | {id: s.node.id, name: s.node.name, type: s.node.type, score: s.cosine,
-                 activation: s.activation, sources: s.sources}] AS seeds,
+                 factScore: s.fact, activation: s.activation, sources: s.sources}] AS seeds,
   [t IN topEntities | {id: t.node.id, name: t.node.name, type: t.node.type, activation: t.activation}] AS entities,
   [i IN range(0, size(ranked) - 1) | {rank: i + 1, id: ranked[i].node.id, documentId: ranked[i].node.documentId, title: ranked[i].node.title,
      text: ranked[i].node.text, score: ranked[i].score, graphScore: ranked[i].graphScore,

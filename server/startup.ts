@@ -26,6 +26,7 @@ import { AppError } from './errors.js';
 import { errorHandler } from './http/errors.js';
 import { requestId } from './http/request-id.js';
 import { curatedTypes, ingestPath, progressBar } from './ingest/index.js';
+import { ensureFactIndexes } from './db/fact-indexes.js';
 import type { Progress } from './ingest/types.js';
 import { createLogger, type Logger } from './logger.js';
 import { observeResponses } from './metrics.js';
@@ -338,6 +339,8 @@ export async function startServer(config: Config, overrides: ServiceOverrides = 
     startup.enter('projection');
     // Curated graphs (Hetionet) bring their own relationship types: the walk may follow them too.
     const allowed = [...new Set([...config.traverseTypes, ...(await curatedTypes(store))])];
+    // Each walked type's fact index (the statements search them for fact seeds); empty until its facts are embedded.
+    await ensureFactIndexes(store, allowed, embedder.dimension);
     const projection = await ensureProjection(store.driver, { graphName: config.pprGraphName, database: store.database, extraTypes: allowed });
     if (projection !== 'none') logger.info({ graphName: config.pprGraphName }, 'ppr projection built');
     const served: Config = { ...config, traverseTypes: allowed };

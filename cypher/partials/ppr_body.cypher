@@ -40,7 +40,7 @@ CALL (seeds) {
   WITH e, a, CASE WHEN $seedSpecificity THEN COUNT { (e)<-[:MENTIONS]-(:Passage) } ELSE 1 END AS n
   RETURN collect({node: e, activation: a / toFloat(CASE WHEN n > 1 THEN n ELSE 1 END)}) AS entitySeeds
 }
-CALL (entitySeeds, passageSeeds) {
+CALL (entitySeeds, passageSeeds, seeds) {
   UNWIND CASE WHEN $exactWeights
     THEN [s IN entitySeeds | {nodes: [s.node], w: s.activation}]
          + [b IN range(0, $teleportBuckets - 1) | {nodes: [x IN passageSeeds WHERE x.bucket = b | x.node],
@@ -57,9 +57,12 @@ CALL (entitySeeds, passageSeeds) {
   ORDER BY score DESC, nodeId
   LIMIT ($entityK + $candidateK) * 4
   // $gateScores: an entity's score times the gated mode's gate, max(0, cos(its
-  // description embedding, question)): structural proximity and query relevance.
+  // description embedding, question)), or for a fact seed its fact's cosine when
+  // that is larger (a compound's description may look nothing like "Which compounds
+  // treat X?" while its fact does): structural proximity and query relevance.
   WITH gds.util.asNode(nodeId) AS n, score
-  WITH n, CASE WHEN $gateScores AND n:Entity THEN score * {{GATE(n)}} ELSE score END AS score
+  WITH n, score, [s IN seeds WHERE s.node = n AND s.fact IS NOT NULL | s.fact][0] AS fact
+  WITH n, CASE WHEN $gateScores AND n:Entity THEN score * apoc.coll.max([{{GATE(n)}}, coalesce(fact, 0.0)]) ELSE score END AS score
   WHERE score > 0
   ORDER BY score DESC, n.id
   RETURN apoc.map.fromPairs(collect(CASE WHEN n:Entity THEN [elementId(n), score] END)) AS act,

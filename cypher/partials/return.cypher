@@ -7,7 +7,7 @@ WITH *, [f IN facts | f {.*, predicate: CASE
            ELSE toLower(replace(type(f.rel), '_', ' ')) END}] AS facts
 RETURN
   [s IN seeds | {id: s.node.id, name: s.node.name, type: s.node.type, score: s.cosine,
-                 activation: s.activation, sources: s.sources}] AS seeds,
+                 factScore: s.fact, activation: s.activation, sources: s.sources}] AS seeds,
   [t IN topEntities | {id: t.node.id, name: t.node.name, type: t.node.type, activation: t.activation}] AS entities,
   [i IN range(0, size(ranked) - 1) | {rank: i + 1, id: ranked[i].node.id, documentId: ranked[i].node.documentId, title: ranked[i].node.title,
      text: ranked[i].node.text, score: ranked[i].score, graphScore: ranked[i].graphScore,

@@ -4,12 +4,23 @@ import { withServices } from './common.js';
 export function reembedCommand(program: Command): void {
   program
     .command('reembed')
-    .description('re-embed every passage and entity with the configured embedder (after switching EMBEDDER) and rebuild the vector indexes')
-    .action(async () => {
-      await withServices(async ({ store, embedder }) => {
-        const { reembed, progressBar } = await import('../ingest/index.js');
-        const r = await reembed(store, embedder, { onProgress: progressBar() });
-        console.log(`re-embedded ${r.passages} passages and ${r.entities} entities with ${embedder.id} (${embedder.dimension}-d)`);
+    .description(
+      're-embed every passage, entity and fact with the configured embedder (after switching EMBEDDER) and rebuild the vector indexes; ' +
+        "--facts embeds only the facts that have no vector yet (a graph ingested before fact seeds, or a DBA's own graph)",
+    )
+    .option('--facts', 'only embed the facts (relationships of the walked types) that have no vector yet')
+    .action(async (flags: { facts?: boolean }) => {
+      await withServices(async ({ store, config, embedder }) => {
+        const { curatedTypes, embedFacts, reembed, progressBar } = await import('../ingest/index.js');
+        // The walked types: the configured ones and a curated graph's own.
+        const factTypes = [...new Set([...config.traverseTypes, ...(await curatedTypes(store))])];
+        if (flags.facts) {
+          const n = await embedFacts(store, embedder, factTypes, { onProgress: progressBar() });
+          console.log(`embedded ${n} facts with ${embedder.id} (${embedder.dimension}-d)`);
+          return;
+        }
+        const r = await reembed(store, embedder, { onProgress: progressBar(), factTypes });
+        console.log(`re-embedded ${r.passages} passages, ${r.entities} entities and ${r.facts} facts with ${embedder.id} (${embedder.dimension}-d)`);
       });
     });
 }

@@ -57,9 +57,10 @@ const Seed = z.object({
   id: z.string(),
   name: z.string().nullable(),
   type: z.string().nullable(),
-  score: z.number().nullable().describe('raw cosine to the question (null for name and caller seeds)'),
+  score: z.number().nullable().describe('raw cosine to the question (null for name, caller and fact seeds)'),
+  factScore: z.number().nullable().describe('cosine of the nearest fact that seeded it (null unless a fact seed)'),
   activation: z.number(),
-  sources: z.array(z.string()).describe('vector, name, given'),
+  sources: z.array(z.string()).describe('vector, name, caller, fact'),
 });
 const Entity = z.object({ id: z.string(), name: z.string().nullable(), type: z.string().nullable(), activation: z.number() });
 const Passage = z.object({

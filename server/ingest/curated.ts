@@ -3,6 +3,7 @@ import { existingEntityIds, recordedCuratedTypes } from '../graph/lookups.js';
 import type { GraphStore } from '../graph/store.js';
 import { writeCuratedEdges, writeCuratedEntities } from '../graph/writes.js';
 import { refreshAfterWrite, type IngestContext } from './documents.js';
+import { embedFacts } from './facts.js';
 import { IngestInputError } from './problems.js';
 import { describeForEmbedding } from './resolution.js';
 import type { CuratedGraph, IngestOptions, IngestSummary, StageSeconds } from './types.js';
@@ -61,6 +62,10 @@ export async function ingestCurated(
     }
   }
   seconds.write += (performance.now() - t0) / 1000;
+  // Each edge's sentence ("Rivastigmine treats Alzheimer's disease"), for the fact seeds.
+  const tf = performance.now();
+  await embedFacts(store, ctx.embedder, types, { batchSize, onProgress: opts.onProgress });
+  seconds.embed += (performance.now() - tf) / 1000;
   const summary: IngestSummary = {
     documents: { read: 0, written: 0, unchanged: 0, replaced: 0 },
     passages: 0,

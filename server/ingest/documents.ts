@@ -8,6 +8,7 @@ import { ensureProjection, projectionManager } from '../retrieval/projection.js'
 import { IngestInputError } from './problems.js';
 import { describeForEmbedding, meanOfMentioningPassages, resolveEntities } from './resolution.js';
 import { toPassages } from './sources/index.js';
+import { embedFacts } from './facts.js';
 import { findSynonyms } from './synonyms.js';
 import type { IngestOptions, IngestSummary, ReadItem, SourceDocument, SourcePassage, SourceProblem, StageSeconds } from './types.js';
 
@@ -19,7 +20,8 @@ import type { IngestOptions, IngestSummary, ReadItem, SourceDocument, SourcePass
  * the same input writes nothing (documents whose content hash is unchanged are
  * skipped before any work). An interrupted run resumes where it stopped.
  * Synonym edges are found through the vector index for new entities only, so
- * the whole pipeline is linear in the input.
+ * the whole pipeline is linear in the input. The RELATED facts' sentences are
+ * embedded last (server/ingest/facts.ts), for the fact seeds.
  */
 export interface IngestContext {
   store: GraphStore;
@@ -147,6 +149,8 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
   }
   opts.onProgress?.({ stage: 'ingest', done: todo.length, total: todo.length });
   summary.synonyms += await timed('synonyms', () => findSynonyms(store, opts.synonymThreshold ?? 0.85, opts.onProgress));
+  // The new facts' vectors (fact seeds search them), and any an interrupted run left without one.
+  await timed('embed', () => embedFacts(store, ctx.embedder, ['RELATED'], { onProgress: opts.onProgress }));
   if (opts.refreshProjection !== false) {
     await timed('projection', async () => {
       opts.onProgress?.({ stage: 'projection', done: 0, total: 1 });

@@ -23,6 +23,7 @@ export { findSynonyms, numeralsAgree } from './synonyms.js';
 export { ingestDocuments, readAll, type IngestContext } from './documents.js';
 export { curatedTypes, ingestCurated } from './curated.js';
 export { reembed } from './reembed.js';
+export { embedFacts } from './facts.js';
 export { detectFormat, ingestPath, type IngestFormat } from './run.js';
 export { formatSeconds, progressBar } from './progress.js';
 export { deleteDocument } from '../graph/writes.js';

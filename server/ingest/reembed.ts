@@ -1,28 +1,32 @@
 import { dropVectorIndexes, recordEmbedder, recreateVectorIndexes } from '../db/embedder-guard.js';
+import { dropFactIndexes } from '../db/fact-indexes.js';
 import type { Embedder } from '../embedders/types.js';
 import { reembedPendingBatch, reembedPendingCount } from '../graph/lookups.js';
 import type { GraphStore } from '../graph/store.js';
 import { markForReembed, touchGraph, writeEmbeddings } from '../graph/writes.js';
+import { embedFacts } from './facts.js';
 import { describeForEmbedding } from './resolution.js';
 import type { Progress } from './types.js';
 
 /**
  * After switching embedders: recompute every passage and entity vector with
  * the configured embedder, in batches (one transaction each), then rebuild
- * the vector indexes at its dimension and record it. Safe to re-run.
+ * the vector indexes at its dimension and record it; then every fact of the
+ * walked types (`factTypes`) gets its sentence's vector. Safe to re-run.
  */
 export async function reembed(
   store: GraphStore,
   embedder: Embedder,
-  opts: { batchSize?: number; onProgress?: (p: Progress) => void } = {},
-): Promise<{ passages: number; entities: number }> {
+  opts: { batchSize?: number; onProgress?: (p: Progress) => void; factTypes?: readonly string[] } = {},
+): Promise<{ passages: number; entities: number; facts: number }> {
   const batchSize = opts.batchSize ?? 256;
   // Indexes of the old dimension would reject the new vectors: drop first, rebuild at the end.
   await dropVectorIndexes(store);
+  await dropFactIndexes(store);
   await markForReembed(store);
   const total = await reembedPendingCount(store);
   let done = 0;
-  const counts = { passages: 0, entities: 0 };
+  const counts = { passages: 0, entities: 0, facts: 0 };
   for (const label of ['Passage', 'Entity'] as const) {
     for (;;) {
       const items = await reembedPendingBatch(store, label, batchSize);
@@ -54,6 +58,7 @@ export async function reembed(
   }
   await recreateVectorIndexes(store, embedder.dimension);
   await recordEmbedder(store, embedder);
+  counts.facts = await embedFacts(store, embedder, opts.factTypes ?? ['RELATED'], { all: true, onProgress: opts.onProgress });
   await touchGraph(store);
   return counts;
 }

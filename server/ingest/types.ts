@@ -65,7 +65,7 @@ export interface IngestOptions {
 }
 
 export interface Progress {
-  stage: 'read' | 'ingest' | 'synonyms' | 'projection' | 'questions';
+  stage: 'read' | 'ingest' | 'facts' | 'synonyms' | 'projection' | 'questions';
   done: number;
   total: number;
 }

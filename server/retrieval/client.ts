@@ -13,6 +13,7 @@ export interface Seed {
   name: string;
   type: string | null;
   score: number | null;
+  factScore: number | null;
   activation: number;
   sources: string[];
 }

@@ -29,6 +29,11 @@ export const COMMON_PARAMS = {
     doc: 'keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone',
   },
   seedIds: { schema: z.array(z.string().min(1).max(512)).max(100), default: [], doc: 'extra seed entity ids (Entity.id), activation 1' },
+  factSeedK: {
+    schema: int(0, 100),
+    default: 5,
+    doc: "facts from the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) whose two entities become seeds, activation = the fact's cosine over the best fact's (0 = off)",
+  },
   topK: { schema: int(1, 100), default: 10, doc: 'passages returned' },
   entityK: { schema: int(1, 500), default: 60, doc: 'top entities used for passage scoring and returned' },
   vectorK: { schema: int(0, 200), default: 10, doc: 'passages from the passage vector index added as candidates' },
@@ -122,7 +127,7 @@ export const PPR_PARAMS = {
   },
 } satisfies Record<string, ParamSpec>;
 
-const { seedK, seedMinScore, useNameSeeds, nameSeedK, vectorSeedsWithNames, seedIds, topK, relTypes, factK } = COMMON_PARAMS;
+const { seedK, seedMinScore, useNameSeeds, nameSeedK, vectorSeedsWithNames, seedIds, factSeedK, topK, relTypes, factK } = COMMON_PARAMS;
 export const VECTOR_PARAMS = {
   seedK,
   seedMinScore,
@@ -130,6 +135,7 @@ export const VECTOR_PARAMS = {
   nameSeedK,
   vectorSeedsWithNames,
   seedIds,
+  factSeedK,
   topK,
   relTypes,
   factK,

@@ -18,6 +18,7 @@ import {
   readHetionet,
   readJsonl,
   reembed,
+  embedFacts,
   type IngestContext,
 } from '../../server/ingest/index.js';
 import { Retriever } from '../../server/retrieval/client.js';
@@ -76,6 +77,36 @@ beforeAll(async () => {
 beforeEach(async () => resetGraph(driver));
 afterAll(async () => driver?.close());
 
+/** Every fact of these types with its sentence and vector (fact seeds search them). */
+async function factVectors(types: string[]): Promise<{ text: string; embedding: number[] | null }[]> {
+  const s = driver.session();
+  try {
+    const r = await s.run(
+      `MATCH (a:Entity)-[r]->(b:Entity) WHERE type(r) IN $types
+       RETURN a.name + ' ' + coalesce(r.predicate, toLower(replace(type(r), '_', ' '))) + ' ' + b.name AS text, r.embedding AS embedding`,
+      { types },
+    );
+    return r.records.map((x) => ({ text: x.get('text'), embedding: x.get('embedding') }));
+  } finally {
+    await s.close();
+  }
+}
+
+/** Each fact's vector is its sentence's embedding (within float noise). */
+async function expectFactsEmbedded(types: string[], by: Embedder): Promise<number> {
+  const facts = await factVectors(types);
+  const expected = await by.embed(
+    facts.map((f) => f.text),
+    'document',
+  );
+  facts.forEach((f, i) => {
+    expect(f.embedding).not.toBeNull();
+    const dot = f.embedding!.reduce((t, x, k) => t + x * expected[i][k], 0);
+    expect(dot).toBeCloseTo(1, 4);
+  });
+  return facts.length;
+}
+
 test('a corpus ingests; a bad line is reported with its number and skipped; a second run changes nothing', async () => {
   const lines = goodLines();
   lines.splice(2, 0, '{"title": "broken", "text": ');
@@ -94,6 +125,8 @@ test('a corpus ingests; a bad line is reported with its number and skipped; a se
   expect(second.documents).toMatchObject({ read: 5, written: 0, unchanged: 5 });
   expect(second.entities).toBe(0);
   expect(await graphCounts()).toEqual(after);
+  // Every RELATED fact carries its sentence's vector, and the fact index finds it.
+  expect(await expectFactsEmbedded(['RELATED'], embedder)).toBe(after.related);
 
   // Every passage is embedded with the real model and reachable through the index.
   const s = driver.session();
@@ -192,6 +225,16 @@ test('a curated graph in Hetionet format keeps its own relationship types', asyn
   expect([...meta.records[0].get('t')].sort()).toEqual(['BINDS_CbG', 'TREATS_CtD']);
   await s.close();
   expect(summary.synonyms).toBe(0); // curated ids are canonical: no embedding synonyms among them
+  // Each curated edge's sentence is embedded, in its type's own fact index.
+  expect(await expectFactsEmbedded(['BINDS_CbG', 'TREATS_CtD'], embedder)).toBe(2);
+  const [fq] = await embedder.embed(['Which drugs treat cardiovascular disease?'], 'query');
+  const s2 = driver.session();
+  const nearest = await s2.run(
+    "CALL db.index.vector.queryRelationships('fact_TREATS_CtD', 5, $q) YIELD relationship RETURN startNode(relationship).name AS a",
+    { q: fq },
+  );
+  await s2.close();
+  expect(nearest.records.map((x) => x.get('a'))).toEqual(['Atorvastatin']);
   const again = await ingestCurated(ctx(), graph);
   expect(again.entities).toBe(0);
   expect(await graphCounts()).toMatchObject({ entities: 3 });
@@ -206,6 +249,13 @@ test('switching embedders on a populated database is refused with the fix, and r
   const r = await reembed(store, other);
   expect(r.passages).toBe(5);
   expect(r.entities).toBeGreaterThan(8);
+  // The facts too: each now carries the new embedder's vector of its sentence.
+  expect(r.facts).toBeGreaterThan(0);
+  expect(await expectFactsEmbedded(['RELATED'], other)).toBe(r.facts);
+  // A fact left without a vector (a graph from before fact seeds) is filled by embedFacts alone.
+  await driver.executeQuery('MATCH ()-[r:RELATED]->() WITH r LIMIT 2 REMOVE r.embedding');
+  expect(await embedFacts(store, other, ['RELATED', 'SAME_AS'])).toBe(2);
+  expect(await expectFactsEmbedded(['RELATED'], other)).toBe(r.facts);
   await expect(ensureEmbedder(store, other)).resolves.toBeUndefined();
   const s = driver.session();
   const [q] = await other.embed(['Eisai pharmaceutical company Tokyo'], 'query');

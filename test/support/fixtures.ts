@@ -1,4 +1,6 @@
 import type { Driver } from 'neo4j-driver';
+import { ensureFactIndexes } from '../../server/db/fact-indexes.js';
+import { GraphStore } from '../../server/graph/store.js';
 import { TEST_DIM, randomUnit, rng } from './db.js';
 
 export interface FixtureEntity {
@@ -21,6 +23,8 @@ export interface FixtureRelation {
   type: string;
   predicate?: string;
   weight?: number;
+  /** The fact sentence's embedding (fact seeds); none = not embedded. */
+  embedding?: number[];
 }
 export interface FixtureGraph {
   entities: FixtureEntity[];
@@ -46,14 +50,17 @@ export async function loadGraph(driver: Driver, g: FixtureGraph): Promise<void> 
        MATCH (e:Entity {id: eid}) CREATE (x)-[:MENTIONS {weight: 1.0}]->(e)`,
       { passages: g.passages },
     );
-    for (const type of [...new Set(g.relations.map((r) => r.type))]) {
+    const types = [...new Set(g.relations.map((r) => r.type))];
+    for (const type of types) {
       // Test-only: relationship types come from the fixture's own constants.
       await s.run(
         `UNWIND $rels AS r MATCH (a:Entity {id: r.from}), (b:Entity {id: r.to})
-         CREATE (a)-[:${type} {predicate: r.predicate, weight: coalesce(r.weight, 1.0)}]->(b)`,
-        { rels: g.relations.filter((r) => r.type === type) },
+         CREATE (a)-[:${type} {predicate: r.predicate, weight: coalesce(r.weight, 1.0), embedding: r.embedding}]->(b)`,
+        { rels: g.relations.filter((r) => r.type === type).map((r) => ({ ...r, embedding: r.embedding ?? null })) },
       );
     }
+    // The statements search each walked type's fact index (fact seeds): the fixture's types get one.
+    await ensureFactIndexes(new GraphStore(driver, 'neo4j'), types, TEST_DIM);
     await s.run("MERGE (m:GraphRecallMeta {key: 'graph'}) SET m.updatedAt = datetime()");
   } finally {
     await s.close();
