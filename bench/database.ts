@@ -10,7 +10,7 @@ import path from 'node:path';
 import { ROOT, type Config } from '../server/config.js';
 import type { Embedder } from '../server/embedders/types.js';
 import { GraphStore } from '../server/graph/store.js';
-import { ingestPath, progressBar } from '../server/ingest/index.js';
+import { curatedTypes, embedFacts, ingestPath, progressBar } from '../server/ingest/index.js';
 
 export interface EvalDatabase {
   store: GraphStore;
@@ -47,7 +47,14 @@ export async function openDatabase(cfg: Config, key: string): Promise<EvalDataba
 /** Ingests input (a corpus file or a curated-graph folder) unless the database already holds it; returns the seconds spent. */
 export async function ensureCorpus(store: GraphStore, cfg: Config, embedder: Embedder, input: string, key: string): Promise<number> {
   const meta = await store.read("OPTIONAL MATCH (m:GraphRecallMeta {key: 'evalCorpus'}) RETURN m.value AS v");
-  if (meta.records[0].get('v') === key) return 0;
+  if (meta.records[0].get('v') === key) {
+    // A database ingested before fact seeds gets its facts' vectors once (nothing to do afterwards).
+    const types = [...new Set([...cfg.traverseTypes, ...(await curatedTypes(store))])];
+    const t0 = performance.now();
+    const n = await embedFacts(store, embedder, types, { onProgress: progressBar() });
+    if (n > 0) console.log(`embedded ${n} facts in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    return 0;
+  }
   // CALL IN TRANSACTIONS needs an implicit transaction: a session of its own.
   const s = store.driver.session({ database: store.database });
   await s.run('MATCH (n) WHERE NOT n:GraphRecallMigration CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS').finally(() => s.close());

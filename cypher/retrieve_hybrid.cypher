@@ -128,7 +128,7 @@ CALL (seeds) {
   WITH s.node AS seed, s.activation AS a
   MATCH (seed)-[r]-(n:Entity)
   WHERE type(r) IN $relTypes AND n <> seed
-  WITH seed, r, n, a * CASE WHEN n.descriptionEmbedding IS NULL THEN 0.0 ELSE apoc.coll.max([gds.similarity.cosine(n.descriptionEmbedding, $questionEmbedding), 0.0]) END AS score
+  WITH seed, r, n, a * reduce(gate_ = 0.0, cos_ IN [emb_ IN [n.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) AS score
   ORDER BY score DESC, n.id, type(r), seed.id
   LIMIT $factK
   RETURN collect({passageId: null, entityId: n.id, nodes: [seed, n], rels: [r], score: score}) AS entityPaths

@@ -191,7 +191,7 @@ CALL (entitySeeds, passageSeeds, seeds) {
   // treat X?" while its fact does): structural proximity and query relevance.
   WITH gds.util.asNode(nodeId) AS n, score
   WITH n, score, [s IN seeds WHERE s.node = n AND s.fact IS NOT NULL | s.fact][0] AS fact
-  WITH n, CASE WHEN $gateScores AND n:Entity THEN score * apoc.coll.max([CASE WHEN n.descriptionEmbedding IS NULL THEN 0.0 ELSE apoc.coll.max([gds.similarity.cosine(n.descriptionEmbedding, $questionEmbedding), 0.0]) END, coalesce(fact, 0.0)]) ELSE score END AS score
+  WITH n, CASE WHEN $gateScores AND n:Entity THEN score * apoc.coll.max([reduce(gate_ = 0.0, cos_ IN [emb_ IN [n.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END), coalesce(fact, 0.0)]) ELSE score END AS score
   WHERE score > 0
   ORDER BY score DESC, n.id
   RETURN apoc.map.fromPairs(collect(CASE WHEN n:Entity THEN [elementId(n), score] END)) AS act,

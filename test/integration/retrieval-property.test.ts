@@ -120,6 +120,10 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     { steps: 3, gate: false, degreeDiscount: 0, frontier: 100 },
     { steps: 5, gate: true, degreeDiscount: 0.5, frontier: 4 },
     { steps: 2, gate: true, degreeDiscount: 1, frontier: 7 },
+    // Tiny frontiers: most receivers lie past the 10 x frontier head, so the statement's bar
+    // (only receivers that can still make the cut are gated) decides, and must change nothing.
+    { steps: 4, gate: true, degreeDiscount: 0, frontier: 2 },
+    { steps: 3, gate: true, degreeDiscount: 0.5, frontier: 1 },
   ])('gated mode equals the reference (%o)', async (g) => {
     const p = { ...common, ...g, decay: 0.7, threshold: 0.01, graphWeight: 0.4, vectorWeight: 0.6, fusion: 'blend' as const };
     const res = await retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: p });
