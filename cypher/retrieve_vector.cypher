@@ -37,9 +37,8 @@
 // the exact cosine (the index's own score is (1 + cos) / 2, in float).
 // Name seeds: entities whose whole name occurs in the question (full-text
 // index, then a word-boundary check). Caller seeds: Entity.id in $seedIds.
-// Fact seeds (HippoRAG 2's query-to-triple match): the question against each
-// walked type's fact index (fact_<TYPE>: the embedding of the sentence
-// "subject predicate object"); both entities of the $factSeedK nearest facts.
+// Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries
+// the embedding of its sentence "subject predicate object" (fact_<TYPE> index).
 CALL () {
   CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node
   WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
@@ -47,7 +46,7 @@ CALL () {
   LIMIT $seedK
   WITH node, cosine
   WHERE cosine >= $seedMinScore
-  RETURN node, cosine, null AS fact, 0.0 AS fixed, 'vector' AS source
+  RETURN node, cosine, 0.0 AS fixed, 'vector' AS source
   UNION ALL
   WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q
   WHERE $useNameSeeds AND $nameSeedK > 0 AND trim(q) <> ''
@@ -59,22 +58,40 @@ CALL () {
   WHERE size(node.name) >= 3 AND (node.name <> toLower(node.name) OR node:Curated)
     AND q CONTAINS ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '
   WITH node LIMIT $nameSeedK
-  RETURN node, null AS cosine, null AS fact, 1.0 AS fixed, 'name' AS source
+  RETURN node, null AS cosine, 1.0 AS fixed, 'name' AS source
   UNION ALL
   MATCH (node:Entity) WHERE node.id IN $seedIds
-  RETURN node, null AS cosine, null AS fact, 1.0 AS fixed, 'caller' AS source
-  UNION ALL
-  UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0] AS t
-  CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship
-  WITH relationship AS r, gds.similarity.cosine(relationship.embedding, $questionEmbedding) AS fact
+  RETURN node, null AS cosine, 1.0 AS fixed, 'caller' AS source
+}
+WITH node, max(cosine) AS cosine, max(fixed) AS fixed, collect(DISTINCT source) AS sources
+WITH collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
+// Fact seeds. A question that names entities (name or caller seeds) is matched to their own
+// facts, as the named entities alone replace the vector look-alikes; any other question to the
+// nearest facts of every walked type's index. The $factSeedK best facts, rescored with the exact
+// cosine, seed both their entities.
+CALL (raw) {
+  CALL (raw) {
+    UNWIND [s IN raw WHERE s.fixed > 0 AND $factSeedK > 0 | s.node] AS named
+    MATCH (named)-[r]-(:Entity)
+    WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
+    RETURN DISTINCT r, gds.similarity.cosine(r.embedding, $questionEmbedding) AS fact
+    UNION
+    UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.fixed > 0)] AS t
+    CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship
+    RETURN relationship AS r, gds.similarity.cosine(relationship.embedding, $questionEmbedding) AS fact
+  }
+  WITH r, fact
   ORDER BY fact DESC, elementId(r)
   LIMIT $factSeedK
   WITH r, fact WHERE fact >= $seedMinScore
   UNWIND [startNode(r), endNode(r)] AS node
-  RETURN node, null AS cosine, fact, 0.0 AS fixed, 'fact' AS source
+  WITH node, max(fact) AS fact
+  RETURN collect({node: node, fact: fact}) AS factHits, max(fact) AS bestFact
 }
-WITH node, max(cosine) AS cosine, max(fact) AS fact, max(fixed) AS fixed, collect(DISTINCT source) AS sources
-WITH collect({node: node, cosine: cosine, fact: fact, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best, max(fact) AS bestFact
+WITH raw + [f IN factHits WHERE none(s IN raw WHERE s.node = f.node) | {node: f.node, cosine: null, fixed: 0.0, sources: []}] AS raw,
+     best, factHits, bestFact
+WITH [s IN raw | s {.*, fact: [f IN factHits WHERE f.node = s.node | f.fact][0]}] AS raw, best, bestFact
+WITH [s IN raw | s {.*, sources: s.sources + CASE WHEN s.fact IS NULL THEN [] ELSE ['fact'] END}] AS raw, best, bestFact
 // Without $vectorSeedsWithNames, a question that names entities is seeded by them (and the
 // facts) alone: the vector index's look-alikes (melanoma's "Melanoma skin", "Melanosis") are dropped.
 WITH [s IN raw WHERE $vectorSeedsWithNames OR s.fixed > 0 OR s.fact IS NOT NULL OR none(x IN raw WHERE x.fixed > 0)] AS raw, best, bestFact

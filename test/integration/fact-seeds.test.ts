@@ -16,6 +16,9 @@ import { type FixtureGraph, loadGraph, withCosine } from '../support/fixtures.js
  *
  *   Cisplatin, Methotrexate -TREATS_CtD-> Bone Cancer -LOCALIZES_DlA-> Temporal/Occipital/Clavicle Bone
  *   Bone Cancer -ASSOCIATES_DaG-> TP53;  Aspirin -TREATS_CtD-> Headache (a treats fact about another disease)
+ *
+ * A question that names entities is matched to their own facts; one that names none, to the
+ * nearest facts of every walked type's index.
  */
 const rand = rng(23);
 const q = randomUnit(rand, TEST_DIM);
@@ -89,11 +92,22 @@ describe('fact seeds', () => {
     expect(seeds.get('c:cis')!.factScore).toBeCloseTo(0.8, 9);
     expect(seeds.get('c:cis')!.activation).toBeCloseTo(1, 9);
     expect(seeds.get('c:mtx')!.activation).toBeCloseTo(0.75 / 0.8, 9);
-    expect(seeds.get('c:asp')!.activation).toBeCloseTo(0.6 / 0.8, 9);
-    // factSeedK 5: the two treats facts about bone cancer, Aspirin's, and two of the three localizes facts.
-    expect(r.seeds.filter((s) => s.id.startsWith('a:'))).toHaveLength(2);
+    // The question names Bone Cancer: its own facts are matched (factSeedK 5: the two treats facts
+    // and the three localizes facts), not Aspirin's, which is about another disease.
+    expect(r.seeds.filter((s) => s.id.startsWith('a:'))).toHaveLength(3);
+    expect(seeds.has('c:asp')).toBe(false);
     // A relationship without a vector is never a fact seed.
     expect(seeds.has('g:tp53')).toBe(false);
+  });
+
+  test('a question that names nothing is matched to the nearest facts of every walked type', async () => {
+    const r = await retriever.retrieve({ mode: 'gated', question: 'Which compounds treat it?', questionEmbedding: q });
+    const seeds = new Map(r.seeds.map((s) => [s.id, s]));
+    // The fact indexes' five nearest: the two bone-cancer treats facts, Aspirin's, and two localizes facts.
+    expect([...seeds.keys()].filter((id) => id.startsWith('c:')).sort()).toEqual(['c:asp', 'c:cis', 'c:mtx']);
+    expect(seeds.get('c:asp')!.activation).toBeCloseTo(0.6 / 0.8, 9);
+    expect(r.seeds.filter((s) => s.id.startsWith('a:'))).toHaveLength(2);
+    expect(r.seeds.every((s) => s.sources.includes('fact'))).toBe(true);
   });
 
   test.each(['gated', 'ppr'] as Mode[])('%s: the compounds the treats facts name rank first; without fact seeds the look-alike anatomies do', async (mode) => {
