@@ -4,15 +4,20 @@ import type { Progress } from './types.js';
 export function progressBar(stream: NodeJS.WriteStream = process.stderr): (p: Progress) => void {
   let stage = '';
   let started = performance.now();
+  let startDone = 0;
   let lastPlain = 0;
   return (p) => {
+    if (p.total === 0) return; // a stage with nothing to do
     if (p.stage !== stage) {
       if (stage && stream.isTTY) stream.write('\n');
       stage = p.stage;
       started = performance.now();
+      // The rate counts from the stage's first report: a stage first reported at done > 0 (or
+      // twice within a microsecond) would otherwise show millions per second.
+      startDone = p.done;
     }
     const elapsed = (performance.now() - started) / 1000;
-    const rate = p.done > 0 ? p.done / elapsed : 0;
+    const rate = elapsed >= 0.5 && p.done > startDone ? (p.done - startDone) / elapsed : 0;
     const eta = rate > 0 ? (p.total - p.done) / rate : NaN;
     const pct = p.total ? Math.floor((100 * p.done) / p.total) : 100;
     const width = 30;
