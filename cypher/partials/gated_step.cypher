@@ -9,11 +9,12 @@ CALL (act) {
   WITH src, srcAct
   ORDER BY srcAct DESC, src.id
   LIMIT $frontier
+  // A source's degree discount, once per source (not per neighbour: a hub has hundreds).
+  WITH src, srcAct, CASE WHEN $degreeDiscount = 0 THEN 1.0
+         ELSE toFloat(COUNT { (src)-[r2]-(:Entity) WHERE type(r2) IN $relTypes }) ^ (-$degreeDiscount) END AS discount
   MATCH (src)-[r]-(dst:Entity)
   WHERE type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
-  WITH DISTINCT src, srcAct, dst
-  WITH src, srcAct, dst, CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(COUNT { (src)-[r2]-(:Entity) WHERE type(r2) IN $relTypes }) ^ (-$degreeDiscount) END AS discount
+  WITH DISTINCT src, srcAct, discount, dst
   // With $trace (explain), each receiver also keeps its sources and their shares.
   WITH dst, sum(srcAct * discount) AS inflow,
        collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: srcAct * discount} END) AS sources
