@@ -13,7 +13,7 @@
 //   nameSeedK             at most this many exact-name seeds (default 5)
 //   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone (default false)
 //   seedIds               extra seed entity ids (Entity.id), activation 1 (default [])
-//   factSeedK             facts from the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) whose two entities become seeds, activation = the fact's cosine over the best fact's (0 = off) (default 5)
+//   factSeedK             facts whose two entities become seeds, activation = the fact's cosine: a question that names entities is matched to their own facts, any other to the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) (0 = off) (default 5)
 //   topK                  passages returned (default 10)
 //   relTypes              relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
 //   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the seeds' own relationships) (default 20)
@@ -84,22 +84,23 @@ CALL (raw) {
   ORDER BY fact DESC, elementId(r)
   LIMIT $factSeedK
   WITH r, fact WHERE fact >= $seedMinScore
-  UNWIND [startNode(r), endNode(r)] AS node
+  // A literal (a date, a number, a nationality) is a value, not an entity to walk from.
+  UNWIND [x IN [startNode(r), endNode(r)] WHERE NOT coalesce(x.type, '') IN ['Date', 'Number', 'Money', 'Percent', 'Nationality']] AS node
   WITH node, max(fact) AS fact
-  RETURN collect({node: node, fact: fact}) AS factHits, max(fact) AS bestFact
+  RETURN collect({node: node, fact: fact}) AS factHits
 }
 WITH raw + [f IN factHits WHERE none(s IN raw WHERE s.node = f.node) | {node: f.node, cosine: null, fixed: 0.0, sources: []}] AS raw,
-     best, factHits, bestFact
-WITH [s IN raw | s {.*, fact: [f IN factHits WHERE f.node = s.node | f.fact][0]}] AS raw, best, bestFact
-WITH [s IN raw | s {.*, sources: s.sources + CASE WHEN s.fact IS NULL THEN [] ELSE ['fact'] END}] AS raw, best, bestFact
+     best, factHits
+WITH [s IN raw | s {.*, fact: [f IN factHits WHERE f.node = s.node | f.fact][0]}] AS raw, best
+WITH [s IN raw | s {.*, sources: s.sources + CASE WHEN s.fact IS NULL THEN [] ELSE ['fact'] END}] AS raw, best
 // Without $vectorSeedsWithNames, a question that names entities is seeded by them (and the
 // facts) alone: the vector index's look-alikes (melanoma's "Melanoma skin", "Melanosis") are dropped.
-WITH [s IN raw WHERE $vectorSeedsWithNames OR s.fixed > 0 OR s.fact IS NOT NULL OR none(x IN raw WHERE x.fixed > 0)] AS raw, best, bestFact
+WITH [s IN raw WHERE $vectorSeedsWithNames OR s.fixed > 0 OR s.fact IS NOT NULL OR none(x IN raw WHERE x.fixed > 0)] AS raw, best
 // A seed's initial activation: the largest of its cosine over the best vector seed's, its best
-// fact's cosine over the best fact's, and 1 for name and caller seeds.
+// fact's cosine (the fact's own score: a weak match stays weak), and 1 for name and caller seeds.
 WITH [s IN raw | s {.*, activation: apoc.coll.max([s.fixed,
         CASE WHEN s.cosine IS NULL OR best IS NULL OR best <= 0 THEN 0.0 ELSE s.cosine / best END,
-        CASE WHEN s.fact IS NULL OR bestFact IS NULL OR bestFact <= 0 THEN 0.0 ELSE s.fact / bestFact END])}] AS seeds
+        coalesce(s.fact, 0.0)])}] AS seeds
 // ---- 2. dense passage search (the baseline) ----------------------------------
 CALL () {
   // Searched at least 50 wide and rescored exactly, as the seeds are.

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../config.js';
-import { DEFAULT_PPR_GRAPH_NAME, PROJECTION_TYPES } from '../graph/facts.js';
+import { DEFAULT_PPR_GRAPH_NAME, LITERAL_TYPES, PROJECTION_TYPES } from '../graph/facts.js';
 import { MODES, type Mode, type ParamSpec } from './params.js';
 
 /**
@@ -29,6 +29,8 @@ const MACROS: [RegExp, string][] = [
     // The 384-float property is read once (reading it is most of the walk's time on a large graph).
     'reduce(gate_ = 0.0, cos_ IN [emb_ IN [$1.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)',
   ],
+  // Literal entity types (dates, numbers, nationalities): values, never walked from as seeds.
+  [/\{\{LITERAL_TYPES\}\}/g, `[${LITERAL_TYPES.map((t) => `'${t}'`).join(', ')}]`],
   [/\{\{WORDS\((.+?)\)\}\}/g, String.raw`trim(apoc.text.regreplace(toLower($1), '[^\\p{L}\\p{N}]+', ' '))`],
   [/\{\{LUCENE\((.+?)\)\}\}/g, "apoc.text.join(split($1, ' ')[0..256], ' ')"],
 ];

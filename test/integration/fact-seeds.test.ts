@@ -47,6 +47,7 @@ const graph: FixtureGraph = {
     ent('g:tp53', 'TP53', 'Gene', 0.2),
     ent('c:asp', 'Aspirin', 'Compound', 0.05),
     ent('d:head', 'Headache', 'Disease', 0.05),
+    ent('v:1950', '1950', 'Date', 0.05),
   ],
   passages: [],
   relations: [
@@ -56,11 +57,13 @@ const graph: FixtureGraph = {
     fact('d:bone', 'a:temp', 'LOCALIZES_DlA', 'localizes', 0.3),
     fact('d:bone', 'a:occ', 'LOCALIZES_DlA', 'localizes', 0.3),
     fact('d:bone', 'a:clav', 'LOCALIZES_DlA', 'localizes', 0.3),
+    // The nearest fact of all, but its far end is a literal (a date): a value, never a seed.
+    fact('d:bone', 'v:1950', 'FIRST_DESCRIBED', 'first described in', 0.9),
     // Not embedded: no fact seed can come from it.
     fact('d:bone', 'g:tp53', 'ASSOCIATES_DaG', 'associates'),
   ],
 };
-const TYPES = ['TREATS_CtD', 'LOCALIZES_DlA', 'ASSOCIATES_DaG'];
+const TYPES = ['TREATS_CtD', 'LOCALIZES_DlA', 'ASSOCIATES_DaG', 'FIRST_DESCRIBED'];
 const question = 'Which compounds treat Bone Cancer?';
 
 let driver: Driver;
@@ -84,18 +87,20 @@ afterAll(async () => {
 });
 
 describe('fact seeds', () => {
-  test('the nearest facts seed both their entities, each at its cosine over the best fact', async () => {
+  test("the nearest facts seed both their entities, each at its fact's cosine", async () => {
     const r = await ask('gated');
     const seeds = new Map(r.seeds.map((s) => [s.id, s]));
     expect(seeds.get('d:bone')).toMatchObject({ sources: ['name', 'fact'], activation: 1 });
     expect(seeds.get('c:cis')).toMatchObject({ sources: ['fact'], score: null });
     expect(seeds.get('c:cis')!.factScore).toBeCloseTo(0.8, 9);
-    expect(seeds.get('c:cis')!.activation).toBeCloseTo(1, 9);
-    expect(seeds.get('c:mtx')!.activation).toBeCloseTo(0.75 / 0.8, 9);
-    // The question names Bone Cancer: its own facts are matched (factSeedK 5: the two treats facts
-    // and the three localizes facts), not Aspirin's, which is about another disease.
-    expect(r.seeds.filter((s) => s.id.startsWith('a:'))).toHaveLength(3);
+    // A fact seed starts with its fact's cosine (the fact's score, as HippoRAG 2 seeds them).
+    expect(seeds.get('c:cis')!.activation).toBeCloseTo(0.8, 9);
+    expect(seeds.get('c:mtx')!.activation).toBeCloseTo(0.75, 9);
+    // The question names Bone Cancer: its own facts are matched (factSeedK 5: the date fact, the two
+    // treats facts and two of the three localizes facts), not Aspirin's, which is about another disease.
+    expect(r.seeds.filter((s) => s.id.startsWith('a:'))).toHaveLength(2);
     expect(seeds.has('c:asp')).toBe(false);
+    expect(seeds.has('v:1950')).toBe(false);
     // A relationship without a vector is never a fact seed.
     expect(seeds.has('g:tp53')).toBe(false);
   });
@@ -103,10 +108,12 @@ describe('fact seeds', () => {
   test('a question that names nothing is matched to the nearest facts of every walked type', async () => {
     const r = await retriever.retrieve({ mode: 'gated', question: 'Which compounds treat it?', questionEmbedding: q });
     const seeds = new Map(r.seeds.map((s) => [s.id, s]));
-    // The fact indexes' five nearest: the two bone-cancer treats facts, Aspirin's, and two localizes facts.
+    // The fact indexes' five nearest: the date fact, the two bone-cancer treats facts, Aspirin's, and a localizes fact.
     expect([...seeds.keys()].filter((id) => id.startsWith('c:')).sort()).toEqual(['c:asp', 'c:cis', 'c:mtx']);
-    expect(seeds.get('c:asp')!.activation).toBeCloseTo(0.6 / 0.8, 9);
-    expect(r.seeds.filter((s) => s.id.startsWith('a:'))).toHaveLength(2);
+    expect(seeds.get('c:asp')!.activation).toBeCloseTo(0.6, 9);
+    expect(r.seeds.filter((s) => s.id.startsWith('a:'))).toHaveLength(1);
+    expect(seeds.has('v:1950')).toBe(false);
+    expect(seeds.get('d:bone')!.activation).toBeCloseTo(0.9, 9);
     expect(r.seeds.every((s) => s.sources.includes('fact'))).toBe(true);
   });
 
@@ -121,7 +128,9 @@ describe('fact seeds', () => {
     expect(without.seeds.map((s) => s.id)).toEqual(['d:bone']);
     const ranked = nonSeedAnchor(without.entities.map((e) => e.id));
     expect(ranked.slice(0, 3).every((id) => id.startsWith('a:'))).toBe(true);
-    expect(ranked.indexOf('c:cis')).toBeGreaterThan(2);
+    // Cisplatin is ranked below them, or (its gate too small to pass the threshold) not reached at all.
+    const cis = ranked.indexOf('c:cis');
+    expect(cis === -1 || cis > 2).toBe(true);
   });
 
   test('the fact that seeded a compound is among the facts, and in the context', async () => {
@@ -132,7 +141,7 @@ describe('fact seeds', () => {
   });
 
   test('only the walked types are searched: relTypes without TREATS_CtD gives no treats fact seed', async () => {
-    const r = await ask('gated', { relTypes: ['LOCALIZES_DlA', 'ASSOCIATES_DaG'] });
+    const r = await ask('gated', { relTypes: ['LOCALIZES_DlA', 'ASSOCIATES_DaG', 'FIRST_DESCRIBED'] });
     const ids = r.seeds.map((s) => s.id);
     expect(ids).not.toContain('c:cis');
     expect(ids.filter((id) => id.startsWith('a:'))).toHaveLength(3);
