@@ -19,12 +19,19 @@ CALL (topEntities, seeds) {
 // Facts: the relationships on the evidence paths (passages' and entities'),
 // each scored by the highest activation among the path ends it leads to, and
 // the seeds' own relationships to activated entities, scored by that activation.
+// A seed whose walk reached none of its neighbours (a hub: its outflow, divided
+// by its degree, stays under $threshold) gives its own relationships as vector
+// mode does, scored by its activation x the other end's gate.
 CALL (seeds, act) {
   UNWIND seeds AS s
-  WITH s.node AS seed
+  WITH s.node AS seed, s.activation AS a
   MATCH (seed)-[r]-(n:Entity)
-  WHERE type(r) IN $relTypes AND n <> seed AND act[elementId(n)] IS NOT NULL
-  RETURN collect({rels: [r], score: act[elementId(n)]}) AS seedFacts
+  WHERE type(r) IN $relTypes AND n <> seed
+  WITH seed, a, collect({r: r, n: n, reached: act[elementId(n)]}) AS rels
+  WITH a, rels, [x IN rels WHERE x.reached IS NOT NULL] AS reached
+  UNWIND CASE WHEN size(reached) > 0 THEN [x IN reached | {rels: [x.r], score: x.reached}]
+         ELSE [x IN rels | {rels: [x.r], score: a * {{GATE(x.n)}}}] END AS f
+  RETURN collect(f) AS seedFacts
 }
 CALL (paths, entityPaths, seedFacts) {
   UNWIND paths + entityPaths + seedFacts AS x

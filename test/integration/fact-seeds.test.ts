@@ -133,6 +133,15 @@ describe('fact seeds', () => {
     expect(cis === -1 || cis > 2).toBe(true);
   });
 
+  test.each(['gated', 'ppr'] as Mode[])('%s: a seed whose walk reaches no neighbour still gives its own facts, by their gate', async (mode) => {
+    // No fact seeds, and a threshold no hop passes: the walk activates nothing beyond the seed.
+    const r = await ask(mode, { factSeedK: 0, ...(mode === 'gated' ? { threshold: 0.5 } : {}) });
+    expect(r.context).toMatch(/^Facts:\n- /);
+    // The seed's own relationships, the best gate first: the three anatomies (0.25) before TP53 (0.2).
+    const objects = r.facts.map((f) => f.object.id);
+    expect(new Set(objects.slice(0, 3))).toEqual(new Set(['a:temp', 'a:occ', 'a:clav']));
+  });
+
   test('the fact that seeded a compound is among the facts, and in the context', async () => {
     const r = await ask('gated');
     const texts = r.facts.map((f) => f.text);
