@@ -10,7 +10,7 @@ import path from 'node:path';
 import { ROOT, type Config } from '../server/config.js';
 import type { Embedder } from '../server/embedders/types.js';
 import { GraphStore } from '../server/graph/store.js';
-import { curatedTypes, embedFacts, ingestPath, progressBar } from '../server/ingest/index.js';
+import { embedFacts, ingestPath, progressBar, walkedTypes } from '../server/ingest/index.js';
 
 export interface EvalDatabase {
   store: GraphStore;
@@ -49,9 +49,8 @@ export async function ensureCorpus(store: GraphStore, cfg: Config, embedder: Emb
   const meta = await store.read("OPTIONAL MATCH (m:GraphRecallMeta {key: 'evalCorpus'}) RETURN m.value AS v");
   if (meta.records[0].get('v') === key) {
     // A database ingested before fact seeds gets its facts' vectors once (nothing to do afterwards).
-    const types = [...new Set([...cfg.traverseTypes, ...(await curatedTypes(store))])];
     const t0 = performance.now();
-    const n = await embedFacts(store, embedder, types, { onProgress: progressBar() });
+    const n = await embedFacts(store, embedder, await walkedTypes(store, cfg.traverseTypes), { onProgress: progressBar() });
     if (n > 0) console.log(`embedded ${n} facts in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     return 0;
   }

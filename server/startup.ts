@@ -25,7 +25,7 @@ import { Startup } from './health.js';
 import { AppError } from './errors.js';
 import { errorHandler } from './http/errors.js';
 import { requestId } from './http/request-id.js';
-import { curatedTypes, ingestPath, progressBar } from './ingest/index.js';
+import { ingestPath, progressBar, walkedTypes } from './ingest/index.js';
 import { ensureFactIndexes } from './db/fact-indexes.js';
 import type { Progress } from './ingest/types.js';
 import { createLogger, type Logger } from './logger.js';
@@ -338,7 +338,7 @@ export async function startServer(config: Config, overrides: ServiceOverrides = 
     await loadDemoIfEmpty(base, (p) => startup.setProgress(p.stage, p.done, p.total));
     startup.enter('projection');
     // Curated graphs (Hetionet) bring their own relationship types: the walk may follow them too.
-    const allowed = [...new Set([...config.traverseTypes, ...(await curatedTypes(store))])];
+    const allowed = await walkedTypes(store, config.traverseTypes);
     // Each walked type's fact index (the statements search them for fact seeds); empty until its facts are embedded.
     await ensureFactIndexes(store, allowed, embedder.dimension);
     const projection = await ensureProjection(store.driver, { graphName: config.pprGraphName, database: store.database, extraTypes: allowed });

@@ -11,9 +11,8 @@ export function reembedCommand(program: Command): void {
     .option('--facts', 'only embed the facts (relationships of the walked types) that have no vector yet')
     .action(async (flags: { facts?: boolean }) => {
       await withServices(async ({ store, config, embedder }) => {
-        const { curatedTypes, embedFacts, reembed, progressBar } = await import('../ingest/index.js');
-        // The walked types: the configured ones and a curated graph's own.
-        const factTypes = [...new Set([...config.traverseTypes, ...(await curatedTypes(store))])];
+        const { embedFacts, reembed, progressBar, walkedTypes } = await import('../ingest/index.js');
+        const factTypes = await walkedTypes(store, config.traverseTypes);
         if (flags.facts) {
           const n = await embedFacts(store, embedder, factTypes, { onProgress: progressBar() });
           console.log(`embedded ${n} facts with ${embedder.id} (${embedder.dimension}-d)`);

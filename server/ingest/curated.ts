@@ -88,3 +88,8 @@ export async function ingestCurated(
 export async function curatedTypes(store: GraphStore): Promise<string[]> {
   return (await recordedCuratedTypes(store)).filter(isIdentifier);
 }
+
+/** The relationship types the walk follows: the configured ones and a curated graph's own. */
+export async function walkedTypes(store: GraphStore, configured: readonly string[]): Promise<string[]> {
+  return [...new Set([...configured, ...(await curatedTypes(store))])];
+}

@@ -21,7 +21,7 @@ export { IngestInputError, formatProblem } from './problems.js';
 export { describeForEmbedding, meanOfMentioningPassages, resolveEntities, type ResolvedEntity } from './resolution.js';
 export { findSynonyms, numeralsAgree } from './synonyms.js';
 export { ingestDocuments, readAll, type IngestContext } from './documents.js';
-export { curatedTypes, ingestCurated } from './curated.js';
+export { curatedTypes, ingestCurated, walkedTypes } from './curated.js';
 export { reembed } from './reembed.js';
 export { embedFacts } from './facts.js';
 export { detectFormat, ingestPath, type IngestFormat } from './run.js';
