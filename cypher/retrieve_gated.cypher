@@ -69,22 +69,14 @@
 // :param trace => false;
 // :param questionEmbedding => COLLECT { MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding LIMIT 1 }[0];
 // ---- 1. seed mapping -------------------------------------------------------
+// Name seeds: entities whose whole name occurs in the question (full-text
+// index, then a word-boundary check). Caller seeds: Entity.id in $seedIds.
 // Vector seeds: the question embedding against the entity index. HNSW is
 // approximate, so it searches at least 50 wide and the hits are rescored with
 // the exact cosine (the index's own score is (1 + cos) / 2, in float).
-// Name seeds: entities whose whole name occurs in the question (full-text
-// index, then a word-boundary check). Caller seeds: Entity.id in $seedIds.
 // Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries
 // the embedding of its sentence "subject predicate object" (fact_<TYPE> index).
 CALL () {
-  CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node
-  WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
-  ORDER BY cosine DESC, node.id
-  LIMIT $seedK
-  WITH node, cosine
-  WHERE cosine >= $seedMinScore
-  RETURN node, cosine, 0.0 AS fixed, 'vector' AS source
-  UNION ALL
   WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q
   WHERE $useNameSeeds AND $nameSeedK > 0 AND trim(q) <> ''
   // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
@@ -95,12 +87,27 @@ CALL () {
   WHERE size(node.name) >= 3 AND (node.name <> toLower(node.name) OR node:Curated)
     AND q CONTAINS ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '
   WITH node LIMIT $nameSeedK
-  RETURN node, null AS cosine, 1.0 AS fixed, 'name' AS source
+  RETURN node, 'name' AS source
   UNION ALL
   MATCH (node:Entity) WHERE node.id IN $seedIds
-  RETURN node, null AS cosine, 1.0 AS fixed, 'caller' AS source
+  RETURN node, 'caller' AS source
 }
-WITH node, max(cosine) AS cosine, max(fixed) AS fixed, collect(DISTINCT source) AS sources
+WITH collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
+// Without $vectorSeedsWithNames a question that names entities is seeded by them (and their
+// facts) alone, so the vector index, whose look-alikes (melanoma's "Melanoma skin",
+// "Melanosis") would be dropped, is searched only for a question that names none.
+CALL (named) {
+  WITH named WHERE $vectorSeedsWithNames OR size(named) = 0
+  CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node
+  WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
+  ORDER BY cosine DESC, node.id
+  LIMIT $seedK
+  WITH node, cosine
+  WHERE cosine >= $seedMinScore
+  RETURN collect({node: node, cosine: cosine, fixed: 0.0, source: 'vector'}) AS vectorHits
+}
+UNWIND vectorHits + named AS s
+WITH s.node AS node, max(s.cosine) AS cosine, max(s.fixed) AS fixed, collect(DISTINCT s.source) AS sources
 WITH collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
 // Fact seeds. A question that names entities (name or caller seeds) is matched to their own
 // facts, as the named entities alone replace the vector look-alikes; any other question to the
@@ -130,9 +137,6 @@ WITH raw + [f IN factHits WHERE none(s IN raw WHERE s.node = f.node) | {node: f.
      best, factHits
 WITH [s IN raw | s {.*, fact: [f IN factHits WHERE f.node = s.node | f.fact][0]}] AS raw, best
 WITH [s IN raw | s {.*, sources: s.sources + CASE WHEN s.fact IS NULL THEN [] ELSE ['fact'] END}] AS raw, best
-// Without $vectorSeedsWithNames, a question that names entities is seeded by them (and the
-// facts) alone: the vector index's look-alikes (melanoma's "Melanoma skin", "Melanosis") are dropped.
-WITH [s IN raw WHERE $vectorSeedsWithNames OR s.fixed > 0 OR s.fact IS NOT NULL OR none(x IN raw WHERE x.fixed > 0)] AS raw, best
 // A seed's initial activation: the largest of its cosine over the best vector seed's, its best
 // fact's cosine (the fact's own score: a weak match stays weak), and 1 for name and caller seeds.
 WITH [s IN raw | s {.*, activation: apoc.coll.max([s.fixed,
@@ -141,11 +145,13 @@ WITH [s IN raw | s {.*, activation: apoc.coll.max([s.fixed,
 // ---- 2. gated spreading activation ------------------------------------------
 // act maps elementId -> activation and lives only in this statement: nothing
 // is written to the graph. Each step block below runs when $steps >= its number.
-WITH seeds, apoc.map.fromPairs([s IN seeds | [elementId(s.node), s.activation]]) AS act, [] AS trace
+// gates maps elementId -> gate for every receiver gated so far: a node's gate does
+// not change between steps, so it is computed (its embedding read) once per query.
+WITH seeds, apoc.map.fromPairs([s IN seeds | [elementId(s.node), s.activation]]) AS act, {} AS gates, [] AS trace
 // step 1: every node above $threshold (the $frontier most active) spreads
 // to neighbours less active than itself; a neighbour v receives
 // decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount), gate(v) = max(0, cos(v.descriptionEmbedding, q)).
-CALL (act) {
+CALL (act, gates) {
   UNWIND keys(act) AS srcId
   WITH srcId, act[srcId] AS srcAct
   WHERE $steps >= 1 AND srcAct > $threshold
@@ -163,17 +169,21 @@ CALL (act) {
   WITH dst, sum(srcAct * discount) AS inflow,
        collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: srcAct * discount} END) AS sources
   // Reading a receiver's description embedding for its gate is most of a step's time, so only the
-  // receivers that can still make the $frontier best are gated. gate <= 1, so incoming <= decay x
-  // inflow: the 10 x $frontier largest inflows are gated first; the $frontier-th best incoming
-  // among them is a bar that no receiver whose decay x inflow lies below it can reach, so only the
-  // rest at or above the bar are gated too. The result is the same as gating every receiver.
+  // receivers that can still make the $frontier best are gated, and each node once per query (gates).
+  // gate <= 1, so incoming <= decay x inflow: the 10 x $frontier largest inflows are gated first; the
+  // $frontier-th best incoming among them is a bar that no receiver whose decay x inflow lies below it
+  // can reach, so only the rest at or above the bar are gated too. The result is the same as gating
+  // every receiver.
   WITH dst, inflow, sources WHERE $decay * inflow > $threshold
   ORDER BY inflow DESC, dst.id
-  WITH collect({dst: dst, inflow: inflow, sources: sources}) AS cands
-  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) ELSE 1.0 END}] AS head
+  WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
+  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS head
   WITH cands, head, [c IN head | $decay * c.inflow * c.gate] AS incs
   WITH cands, head, CASE WHEN size(incs) < $frontier THEN 0.0 ELSE apoc.coll.sort(incs)[size(incs) - $frontier] END AS bar
-  UNWIND head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) ELSE 1.0 END}] AS c
+  RETURN head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS gated
+}
+CALL (act, gated) {
+  UNWIND gated AS c
   WITH c.dst AS dst, c.inflow AS inflow, c.sources AS sources, c.gate AS gate, $decay * c.inflow * c.gate AS incoming
   WHERE incoming > $threshold
   WITH dst, inflow, sources, gate, incoming
@@ -184,11 +194,12 @@ CALL (act) {
                                         gate: gate, incoming: incoming, sources: sources} END) AS received
 }
 WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act,
+     CASE WHEN $gate THEN apoc.map.merge(gates, apoc.map.fromPairs([c IN gated | [c.id, c.gate]])) ELSE gates END AS gates,
      trace + CASE WHEN $trace AND $steps >= 1 THEN [{step: 1, received: received}] ELSE [] END AS trace
 // step 2: every node above $threshold (the $frontier most active) spreads
 // to neighbours less active than itself; a neighbour v receives
 // decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount), gate(v) = max(0, cos(v.descriptionEmbedding, q)).
-CALL (act) {
+CALL (act, gates) {
   UNWIND keys(act) AS srcId
   WITH srcId, act[srcId] AS srcAct
   WHERE $steps >= 2 AND srcAct > $threshold
@@ -206,17 +217,21 @@ CALL (act) {
   WITH dst, sum(srcAct * discount) AS inflow,
        collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: srcAct * discount} END) AS sources
   // Reading a receiver's description embedding for its gate is most of a step's time, so only the
-  // receivers that can still make the $frontier best are gated. gate <= 1, so incoming <= decay x
-  // inflow: the 10 x $frontier largest inflows are gated first; the $frontier-th best incoming
-  // among them is a bar that no receiver whose decay x inflow lies below it can reach, so only the
-  // rest at or above the bar are gated too. The result is the same as gating every receiver.
+  // receivers that can still make the $frontier best are gated, and each node once per query (gates).
+  // gate <= 1, so incoming <= decay x inflow: the 10 x $frontier largest inflows are gated first; the
+  // $frontier-th best incoming among them is a bar that no receiver whose decay x inflow lies below it
+  // can reach, so only the rest at or above the bar are gated too. The result is the same as gating
+  // every receiver.
   WITH dst, inflow, sources WHERE $decay * inflow > $threshold
   ORDER BY inflow DESC, dst.id
-  WITH collect({dst: dst, inflow: inflow, sources: sources}) AS cands
-  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) ELSE 1.0 END}] AS head
+  WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
+  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS head
   WITH cands, head, [c IN head | $decay * c.inflow * c.gate] AS incs
   WITH cands, head, CASE WHEN size(incs) < $frontier THEN 0.0 ELSE apoc.coll.sort(incs)[size(incs) - $frontier] END AS bar
-  UNWIND head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) ELSE 1.0 END}] AS c
+  RETURN head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS gated
+}
+CALL (act, gated) {
+  UNWIND gated AS c
   WITH c.dst AS dst, c.inflow AS inflow, c.sources AS sources, c.gate AS gate, $decay * c.inflow * c.gate AS incoming
   WHERE incoming > $threshold
   WITH dst, inflow, sources, gate, incoming
@@ -227,11 +242,12 @@ CALL (act) {
                                         gate: gate, incoming: incoming, sources: sources} END) AS received
 }
 WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act,
+     CASE WHEN $gate THEN apoc.map.merge(gates, apoc.map.fromPairs([c IN gated | [c.id, c.gate]])) ELSE gates END AS gates,
      trace + CASE WHEN $trace AND $steps >= 2 THEN [{step: 2, received: received}] ELSE [] END AS trace
 // step 3: every node above $threshold (the $frontier most active) spreads
 // to neighbours less active than itself; a neighbour v receives
 // decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount), gate(v) = max(0, cos(v.descriptionEmbedding, q)).
-CALL (act) {
+CALL (act, gates) {
   UNWIND keys(act) AS srcId
   WITH srcId, act[srcId] AS srcAct
   WHERE $steps >= 3 AND srcAct > $threshold
@@ -249,17 +265,21 @@ CALL (act) {
   WITH dst, sum(srcAct * discount) AS inflow,
        collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: srcAct * discount} END) AS sources
   // Reading a receiver's description embedding for its gate is most of a step's time, so only the
-  // receivers that can still make the $frontier best are gated. gate <= 1, so incoming <= decay x
-  // inflow: the 10 x $frontier largest inflows are gated first; the $frontier-th best incoming
-  // among them is a bar that no receiver whose decay x inflow lies below it can reach, so only the
-  // rest at or above the bar are gated too. The result is the same as gating every receiver.
+  // receivers that can still make the $frontier best are gated, and each node once per query (gates).
+  // gate <= 1, so incoming <= decay x inflow: the 10 x $frontier largest inflows are gated first; the
+  // $frontier-th best incoming among them is a bar that no receiver whose decay x inflow lies below it
+  // can reach, so only the rest at or above the bar are gated too. The result is the same as gating
+  // every receiver.
   WITH dst, inflow, sources WHERE $decay * inflow > $threshold
   ORDER BY inflow DESC, dst.id
-  WITH collect({dst: dst, inflow: inflow, sources: sources}) AS cands
-  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) ELSE 1.0 END}] AS head
+  WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
+  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS head
   WITH cands, head, [c IN head | $decay * c.inflow * c.gate] AS incs
   WITH cands, head, CASE WHEN size(incs) < $frontier THEN 0.0 ELSE apoc.coll.sort(incs)[size(incs) - $frontier] END AS bar
-  UNWIND head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) ELSE 1.0 END}] AS c
+  RETURN head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS gated
+}
+CALL (act, gated) {
+  UNWIND gated AS c
   WITH c.dst AS dst, c.inflow AS inflow, c.sources AS sources, c.gate AS gate, $decay * c.inflow * c.gate AS incoming
   WHERE incoming > $threshold
   WITH dst, inflow, sources, gate, incoming
@@ -270,11 +290,12 @@ CALL (act) {
                                         gate: gate, incoming: incoming, sources: sources} END) AS received
 }
 WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act,
+     CASE WHEN $gate THEN apoc.map.merge(gates, apoc.map.fromPairs([c IN gated | [c.id, c.gate]])) ELSE gates END AS gates,
      trace + CASE WHEN $trace AND $steps >= 3 THEN [{step: 3, received: received}] ELSE [] END AS trace
 // step 4: every node above $threshold (the $frontier most active) spreads
 // to neighbours less active than itself; a neighbour v receives
 // decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount), gate(v) = max(0, cos(v.descriptionEmbedding, q)).
-CALL (act) {
+CALL (act, gates) {
   UNWIND keys(act) AS srcId
   WITH srcId, act[srcId] AS srcAct
   WHERE $steps >= 4 AND srcAct > $threshold
@@ -292,17 +313,21 @@ CALL (act) {
   WITH dst, sum(srcAct * discount) AS inflow,
        collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: srcAct * discount} END) AS sources
   // Reading a receiver's description embedding for its gate is most of a step's time, so only the
-  // receivers that can still make the $frontier best are gated. gate <= 1, so incoming <= decay x
-  // inflow: the 10 x $frontier largest inflows are gated first; the $frontier-th best incoming
-  // among them is a bar that no receiver whose decay x inflow lies below it can reach, so only the
-  // rest at or above the bar are gated too. The result is the same as gating every receiver.
+  // receivers that can still make the $frontier best are gated, and each node once per query (gates).
+  // gate <= 1, so incoming <= decay x inflow: the 10 x $frontier largest inflows are gated first; the
+  // $frontier-th best incoming among them is a bar that no receiver whose decay x inflow lies below it
+  // can reach, so only the rest at or above the bar are gated too. The result is the same as gating
+  // every receiver.
   WITH dst, inflow, sources WHERE $decay * inflow > $threshold
   ORDER BY inflow DESC, dst.id
-  WITH collect({dst: dst, inflow: inflow, sources: sources}) AS cands
-  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) ELSE 1.0 END}] AS head
+  WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
+  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS head
   WITH cands, head, [c IN head | $decay * c.inflow * c.gate] AS incs
   WITH cands, head, CASE WHEN size(incs) < $frontier THEN 0.0 ELSE apoc.coll.sort(incs)[size(incs) - $frontier] END AS bar
-  UNWIND head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) ELSE 1.0 END}] AS c
+  RETURN head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS gated
+}
+CALL (act, gated) {
+  UNWIND gated AS c
   WITH c.dst AS dst, c.inflow AS inflow, c.sources AS sources, c.gate AS gate, $decay * c.inflow * c.gate AS incoming
   WHERE incoming > $threshold
   WITH dst, inflow, sources, gate, incoming
@@ -313,11 +338,12 @@ CALL (act) {
                                         gate: gate, incoming: incoming, sources: sources} END) AS received
 }
 WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act,
+     CASE WHEN $gate THEN apoc.map.merge(gates, apoc.map.fromPairs([c IN gated | [c.id, c.gate]])) ELSE gates END AS gates,
      trace + CASE WHEN $trace AND $steps >= 4 THEN [{step: 4, received: received}] ELSE [] END AS trace
 // step 5: every node above $threshold (the $frontier most active) spreads
 // to neighbours less active than itself; a neighbour v receives
 // decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount), gate(v) = max(0, cos(v.descriptionEmbedding, q)).
-CALL (act) {
+CALL (act, gates) {
   UNWIND keys(act) AS srcId
   WITH srcId, act[srcId] AS srcAct
   WHERE $steps >= 5 AND srcAct > $threshold
@@ -335,17 +361,21 @@ CALL (act) {
   WITH dst, sum(srcAct * discount) AS inflow,
        collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: srcAct * discount} END) AS sources
   // Reading a receiver's description embedding for its gate is most of a step's time, so only the
-  // receivers that can still make the $frontier best are gated. gate <= 1, so incoming <= decay x
-  // inflow: the 10 x $frontier largest inflows are gated first; the $frontier-th best incoming
-  // among them is a bar that no receiver whose decay x inflow lies below it can reach, so only the
-  // rest at or above the bar are gated too. The result is the same as gating every receiver.
+  // receivers that can still make the $frontier best are gated, and each node once per query (gates).
+  // gate <= 1, so incoming <= decay x inflow: the 10 x $frontier largest inflows are gated first; the
+  // $frontier-th best incoming among them is a bar that no receiver whose decay x inflow lies below it
+  // can reach, so only the rest at or above the bar are gated too. The result is the same as gating
+  // every receiver.
   WITH dst, inflow, sources WHERE $decay * inflow > $threshold
   ORDER BY inflow DESC, dst.id
-  WITH collect({dst: dst, inflow: inflow, sources: sources}) AS cands
-  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) ELSE 1.0 END}] AS head
+  WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
+  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS head
   WITH cands, head, [c IN head | $decay * c.inflow * c.gate] AS incs
   WITH cands, head, CASE WHEN size(incs) < $frontier THEN 0.0 ELSE apoc.coll.sort(incs)[size(incs) - $frontier] END AS bar
-  UNWIND head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) ELSE 1.0 END}] AS c
+  RETURN head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS gated
+}
+CALL (act, gated) {
+  UNWIND gated AS c
   WITH c.dst AS dst, c.inflow AS inflow, c.sources AS sources, c.gate AS gate, $decay * c.inflow * c.gate AS incoming
   WHERE incoming > $threshold
   WITH dst, inflow, sources, gate, incoming
@@ -356,6 +386,7 @@ CALL (act) {
                                         gate: gate, incoming: incoming, sources: sources} END) AS received
 }
 WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act,
+     CASE WHEN $gate THEN apoc.map.merge(gates, apoc.map.fromPairs([c IN gated | [c.id, c.gate]])) ELSE gates END AS gates,
      trace + CASE WHEN $trace AND $steps >= 5 THEN [{step: 5, received: received}] ELSE [] END AS trace
 // The trace (explain): per step, each receiver's sources, gate value and inflow.
 WITH seeds, act, CASE WHEN $trace THEN {steps: trace} END AS trace, [] AS extraCandidates

@@ -37,22 +37,14 @@
 // :param rrfK => 60;
 // :param questionEmbedding => COLLECT { MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding LIMIT 1 }[0];
 // ---- 1. seed mapping -------------------------------------------------------
+// Name seeds: entities whose whole name occurs in the question (full-text
+// index, then a word-boundary check). Caller seeds: Entity.id in $seedIds.
 // Vector seeds: the question embedding against the entity index. HNSW is
 // approximate, so it searches at least 50 wide and the hits are rescored with
 // the exact cosine (the index's own score is (1 + cos) / 2, in float).
-// Name seeds: entities whose whole name occurs in the question (full-text
-// index, then a word-boundary check). Caller seeds: Entity.id in $seedIds.
 // Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries
 // the embedding of its sentence "subject predicate object" (fact_<TYPE> index).
 CALL () {
-  CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node
-  WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
-  ORDER BY cosine DESC, node.id
-  LIMIT $seedK
-  WITH node, cosine
-  WHERE cosine >= $seedMinScore
-  RETURN node, cosine, 0.0 AS fixed, 'vector' AS source
-  UNION ALL
   WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q
   WHERE $useNameSeeds AND $nameSeedK > 0 AND trim(q) <> ''
   // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
@@ -63,12 +55,27 @@ CALL () {
   WHERE size(node.name) >= 3 AND (node.name <> toLower(node.name) OR node:Curated)
     AND q CONTAINS ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '
   WITH node LIMIT $nameSeedK
-  RETURN node, null AS cosine, 1.0 AS fixed, 'name' AS source
+  RETURN node, 'name' AS source
   UNION ALL
   MATCH (node:Entity) WHERE node.id IN $seedIds
-  RETURN node, null AS cosine, 1.0 AS fixed, 'caller' AS source
+  RETURN node, 'caller' AS source
 }
-WITH node, max(cosine) AS cosine, max(fixed) AS fixed, collect(DISTINCT source) AS sources
+WITH collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
+// Without $vectorSeedsWithNames a question that names entities is seeded by them (and their
+// facts) alone, so the vector index, whose look-alikes (melanoma's "Melanoma skin",
+// "Melanosis") would be dropped, is searched only for a question that names none.
+CALL (named) {
+  WITH named WHERE $vectorSeedsWithNames OR size(named) = 0
+  CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node
+  WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
+  ORDER BY cosine DESC, node.id
+  LIMIT $seedK
+  WITH node, cosine
+  WHERE cosine >= $seedMinScore
+  RETURN collect({node: node, cosine: cosine, fixed: 0.0, source: 'vector'}) AS vectorHits
+}
+UNWIND vectorHits + named AS s
+WITH s.node AS node, max(s.cosine) AS cosine, max(s.fixed) AS fixed, collect(DISTINCT s.source) AS sources
 WITH collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
 // Fact seeds. A question that names entities (name or caller seeds) is matched to their own
 // facts, as the named entities alone replace the vector look-alikes; any other question to the
@@ -98,9 +105,6 @@ WITH raw + [f IN factHits WHERE none(s IN raw WHERE s.node = f.node) | {node: f.
      best, factHits
 WITH [s IN raw | s {.*, fact: [f IN factHits WHERE f.node = s.node | f.fact][0]}] AS raw, best
 WITH [s IN raw | s {.*, sources: s.sources + CASE WHEN s.fact IS NULL THEN [] ELSE ['fact'] END}] AS raw, best
-// Without $vectorSeedsWithNames, a question that names entities is seeded by them (and the
-// facts) alone: the vector index's look-alikes (melanoma's "Melanoma skin", "Melanosis") are dropped.
-WITH [s IN raw WHERE $vectorSeedsWithNames OR s.fixed > 0 OR s.fact IS NOT NULL OR none(x IN raw WHERE x.fixed > 0)] AS raw, best
 // A seed's initial activation: the largest of its cosine over the best vector seed's, its best
 // fact's cosine (the fact's own score: a weak match stays weak), and 1 for name and caller seeds.
 WITH [s IN raw | s {.*, activation: apoc.coll.max([s.fixed,

@@ -1,7 +1,7 @@
 // step {{K}}: every node above $threshold (the $frontier most active) spreads
 // to neighbours less active than itself; a neighbour v receives
 // decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount), gate(v) = max(0, cos(v.descriptionEmbedding, q)).
-CALL (act) {
+CALL (act, gates) {
   UNWIND keys(act) AS srcId
   WITH srcId, act[srcId] AS srcAct
   WHERE $steps >= {{K}} AND srcAct > $threshold
@@ -19,17 +19,21 @@ CALL (act) {
   WITH dst, sum(srcAct * discount) AS inflow,
        collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: srcAct * discount} END) AS sources
   // Reading a receiver's description embedding for its gate is most of a step's time, so only the
-  // receivers that can still make the $frontier best are gated. gate <= 1, so incoming <= decay x
-  // inflow: the 10 x $frontier largest inflows are gated first; the $frontier-th best incoming
-  // among them is a bar that no receiver whose decay x inflow lies below it can reach, so only the
-  // rest at or above the bar are gated too. The result is the same as gating every receiver.
+  // receivers that can still make the $frontier best are gated, and each node once per query (gates).
+  // gate <= 1, so incoming <= decay x inflow: the 10 x $frontier largest inflows are gated first; the
+  // $frontier-th best incoming among them is a bar that no receiver whose decay x inflow lies below it
+  // can reach, so only the rest at or above the bar are gated too. The result is the same as gating
+  // every receiver.
   WITH dst, inflow, sources WHERE $decay * inflow > $threshold
   ORDER BY inflow DESC, dst.id
-  WITH collect({dst: dst, inflow: inflow, sources: sources}) AS cands
-  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN {{GATE(c.dst)}} ELSE 1.0 END}] AS head
+  WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
+  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: {{STEP_GATE(c)}}}] AS head
   WITH cands, head, [c IN head | $decay * c.inflow * c.gate] AS incs
   WITH cands, head, CASE WHEN size(incs) < $frontier THEN 0.0 ELSE apoc.coll.sort(incs)[size(incs) - $frontier] END AS bar
-  UNWIND head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN {{GATE(c.dst)}} ELSE 1.0 END}] AS c
+  RETURN head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: {{STEP_GATE(c)}}}] AS gated
+}
+CALL (act, gated) {
+  UNWIND gated AS c
   WITH c.dst AS dst, c.inflow AS inflow, c.sources AS sources, c.gate AS gate, $decay * c.inflow * c.gate AS incoming
   WHERE incoming > $threshold
   WITH dst, inflow, sources, gate, incoming
@@ -40,4 +44,5 @@ CALL (act) {
                                         gate: gate, incoming: incoming, sources: sources} END) AS received
 }
 WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act,
+     CASE WHEN $gate THEN apoc.map.merge(gates, apoc.map.fromPairs([c IN gated | [c.id, c.gate]])) ELSE gates END AS gates,
      trace + CASE WHEN $trace AND $steps >= {{K}} THEN [{step: {{K}}, received: received}] ELSE [] END AS trace

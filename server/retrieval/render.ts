@@ -21,9 +21,12 @@ const PARTIALS = path.join(CYPHER_DIR, 'partials');
  * operator or syntax survives), {{LUCENE(x)}} the first 256 of those words
  * (Lucene refuses queries of more than 1,024 clauses). And the semantic gate,
  * written once for the walk, ppr's read-out and the seeds' facts: {{GATE(n)}}
- * is max(0, cos(n's description embedding, question)), 0 without one.
+ * is max(0, cos(n's description embedding, question)), 0 without one; {{STEP_GATE(c)}}
+ * is a walk step's gate for candidate c, read from the step-to-step cache first.
  */
 const MACROS: [RegExp, string][] = [
+  // A walk step's gate for candidate c: from the query's gate cache when an earlier step gated it.
+  [/\{\{STEP_GATE\((.+?)\)\}\}/g, 'CASE WHEN $gate THEN coalesce(gates[$1.id], {{GATE($1.dst)}}) ELSE 1.0 END'],
   [
     /\{\{GATE\((.+?)\)\}\}/g,
     // The 384-float property is read once (reading it is most of the walk's time on a large graph).
