@@ -5,6 +5,7 @@
  * when the key differs).
  */
 import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, type Config } from '../server/config.js';
@@ -18,6 +19,12 @@ export interface EvalDatabase {
   stop: () => void;
   /** How another client (the peers) reaches the same database. */
   connection: { uri: string; user: string; password: string; database: string };
+}
+
+/** The eval database's key for a corpus: its content, the embedder and the extractor (a change of any re-ingests). */
+export function corpusKey(dataset: string, corpusFile: string, cfg: Config, embedder: Embedder): string {
+  const corpusHash = crypto.createHash('sha256').update(fs.readFileSync(corpusFile)).digest('hex').slice(0, 12);
+  return `${path.basename(dataset)}-${corpusHash}-${embedder.id.replace(/[^\w.-]+/g, '_')}-${cfg.extractor}`;
 }
 
 export async function openDatabase(cfg: Config, key: string): Promise<EvalDatabase> {

@@ -13,7 +13,6 @@
  * database is used instead (emptied and re-ingested when the key differs).
  */
 import { spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,7 +28,7 @@ import { embedQuestion, retrieveTimed, validateParams } from '../server/retrieva
 import { createExtractiveGenerator } from '../server/answer/extractive.js';
 import { answerInput } from '../server/answer/shared.js';
 import { answerContainment } from './containment.js';
-import { ensureCorpus, openDatabase } from './database.js';
+import { corpusKey, ensureCorpus, openDatabase } from './database.js';
 import { exactMatch, f1Score } from './metrics.js';
 import { parseSweep } from './sweep.js';
 import { barChartSvg, latencyChartSvg } from './svg.js';
@@ -149,8 +148,7 @@ async function main() {
   if (values.limit) questions = questions.slice(0, Number(values.limit));
   const cfg = loadConfig();
   const embedder = await createEmbedder(cfg);
-  const corpusHash = crypto.createHash('sha256').update(fs.readFileSync(corpus)).digest('hex').slice(0, 12);
-  const key = `${path.basename(dataset)}-${corpusHash}-${embedder.id.replace(/[^\w.-]+/g, '_')}-${cfg.extractor}`;
+  const key = corpusKey(dataset, corpus, cfg, embedder);
   const db = await openDatabase(cfg, key);
   const { store } = db;
   await migrate(store, { dimension: embedder.dimension });

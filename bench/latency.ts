@@ -1,25 +1,42 @@
 /**
  * Latency benchmark: each retrieval mode against a bare vector-index query,
- * measured side by side (interleaved, rotating order) on a synthetic graph of
- * ~100k entities, ~500k relationships and ~50k passages with seeded random
- * unit embeddings. Prints p50/p95 per mode and each mode's ratio to the bare
- * `db.index.vector.queryNodes` call.
+ * measured side by side (interleaved, rotating order), client-side with the
+ * Bolt round trip included. The bare query is what a user of neo4j-graphrag's
+ * VectorRetriever runs: one `db.index.vector.queryNodes` on the passage index
+ * returning the top-K (10) passage ids and texts. Prints p50/p95 per variant
+ * and each one's ratio to the bare query's p50.
  *
- *   npx tsx bench/latency.ts [--entities 100000] [--relations 500000] [--passages 50000] [--questions 60]
+ *   npm run bench:latency -- [--dataset bench/data/musique] [--questions 40] [--stages] [--variants '[{"name", "mode", "params"}]']
+ *   npm run bench:latency -- [--entities 100000] [--relations 500000] [--passages 50000] [--questions 60]
  *
- * Without NEO4J_URI it runs its own embedded Neo4j (port 27687, .data/neo4j-bench)
- * so the development database is never touched. The graph is generated once
- * and reused while the generator settings are unchanged.
+ * With --dataset: the dev graph of that dataset (the eval harness's cached
+ * database, ingested on first use) and its dev questions, embedded locally.
+ * Without: a seeded synthetic graph of ~100k entities, ~500k relationships and
+ * ~50k passages with random unit embeddings, in its own embedded Neo4j (port
+ * 27687, .data/neo4j-bench), generated once and reused while its settings hold.
+ * Either way NEO4J_URI, when set, names the database to use instead.
+ *
+ * --stages also times each mode's statement cut after each of its stages (seed
+ * mapping; the walk or PageRank), so where a mode's time goes reads as the
+ * difference between consecutive cuts (Neo4j Community's PROFILE gives rows and
+ * db hits, not time).
  */
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { ROOT } from '../server/config.js';
 import { migrate } from '../server/db/migrate.js';
+import { loadConfig } from '../server/config.js';
+import { createEmbedder } from '../server/embedders/index.js';
 import { Retriever } from '../server/retrieval/client.js';
 import { GraphStore } from '../server/graph/store.js';
-import { manageProjection } from '../server/retrieval/projection.js';
+import { INTEGER_PARAMS, MODES, type Mode } from '../server/retrieval/params.js';
+import { CYPHER_DIR } from '../server/retrieval/render.js';
+import { ensureProjection, manageProjection } from '../server/retrieval/projection.js';
+import { embedQuestion } from '../server/retrieval/service.js';
+import { corpusKey, ensureCorpus, openDatabase } from './database.js';
 import { rng } from './random.js';
 
 const DIM = 384;
@@ -28,16 +45,25 @@ const { values } = parseArgs({
     entities: { type: 'string', default: '100000' },
     relations: { type: 'string', default: '500000' },
     passages: { type: 'string', default: '50000' },
-    questions: { type: 'string', default: '60' },
+    questions: { type: 'string' },
     warmup: { type: 'string', default: '5' },
     seed: { type: 'string', default: '1' },
+    dataset: { type: 'string' },
+    stages: { type: 'boolean' },
+    variants: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
   },
 });
+if (values.help) {
+  console.log(`usage: npm run bench:latency -- [--dataset bench/data/musique] [--questions N] [--warmup 5] [--stages]
+       npm run bench:latency -- [--entities 100000] [--relations 500000] [--passages 50000] [--questions 60] [--seed 1]`);
+  process.exit(0);
+}
 const cfg = {
   entities: Number(values.entities),
   relations: Number(values.relations),
   passages: Number(values.passages),
-  questions: Number(values.questions),
+  questions: Number(values.questions ?? (values.dataset ? 40 : 60)),
   warmup: Number(values.warmup),
   seed: Number(values.seed),
 };
@@ -137,7 +163,16 @@ const percentile = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 
-async function main() {
+/** A graph to measure on: its store, a retriever and the questions (text where known, and embedding). */
+interface Setup {
+  store: GraphStore;
+  retriever: Retriever;
+  questions: { text?: string; embedding: number[] }[];
+  label: string;
+  stop: () => void;
+}
+
+async function syntheticSetup(): Promise<Setup> {
   const db = await startDatabase();
   const store = GraphStore.connect({ uri: db.uri, user: 'neo4j', password: db.password, database: 'neo4j', embedded: false });
   const driver = store.driver;
@@ -149,8 +184,6 @@ async function main() {
   const counts = (
     await run(driver, 'RETURN COUNT { (:Entity) } AS e, COUNT { ()-[:RELATED|SAME_AS]->() } AS r, COUNT { (:Passage) } AS p, COUNT { ()-[:MENTIONS]->() } AS m')
   )[0].toObject();
-  console.log(`graph: ${counts.e} entities, ${counts.r} entity relationships, ${counts.p} passages, ${counts.m} mentions`);
-
   const retriever = new Retriever(store, { timeoutMs: 120000, allowedRelTypes: ['RELATED', 'SAME_AS'], pprGraphName: 'graph_recall_ppr' });
   // Questions that resemble a few entities (so there are real seeds), like a real question would.
   const entityVectors = await run(driver, 'MATCH (e:Entity) WHERE e.id IN $ids RETURN e.embedding AS v', {
@@ -159,21 +192,108 @@ async function main() {
   const questions = Array.from({ length: cfg.questions + cfg.warmup }, (_, i) => {
     const parts = [0, 1, 2].map((k) => entityVectors[(3 * i + k) % entityVectors.length].get('v') as number[]);
     const noise = randomUnit();
-    return unit(parts[0].map((_, d) => parts[0][d] + parts[1][d] + parts[2][d] + 0.5 * noise[d]));
+    return { embedding: unit(parts[0].map((_, d) => parts[0][d] + parts[1][d] + parts[2][d] + 0.5 * noise[d])) };
   });
+  const label = `synthetic graph: ${counts.e} entities, ${counts.r} entity relationships, ${counts.p} passages, ${counts.m} mentions`;
+  return { store, retriever, questions, label, stop: () => {} };
+}
 
-  type Variant = { name: string; run: (q: number[]) => Promise<unknown> };
-  const bare = async (q: number[]) =>
-    run(driver, "CALL db.index.vector.queryNodes('passage_embedding', $k, $q) YIELD node, score RETURN node.id AS id, score", { q, k: neo4j.int(50) });
+async function datasetSetup(dataset: string): Promise<Setup> {
+  const dir = path.resolve(dataset);
+  const corpus = path.join(dir, 'corpus.jsonl');
+  const devFile = path.join(dir, 'dev.jsonl');
+  for (const f of [corpus, devFile]) if (!fs.existsSync(f)) throw new Error(`--dataset: ${f} not found`);
+  const appCfg = loadConfig();
+  const embedder = await createEmbedder(appCfg);
+  const key = corpusKey(dir, corpus, appCfg, embedder);
+  const db = await openDatabase(appCfg, key);
+  const { store } = db;
+  await migrate(store, { dimension: embedder.dimension });
+  await ensureCorpus(store, appCfg, embedder, corpus, key);
+  await ensureProjection(store.driver, { graphName: appCfg.pprGraphName, database: store.database });
+  const retriever = new Retriever(store, { timeoutMs: 120000, allowedRelTypes: appCfg.traverseTypes, pprGraphName: appCfg.pprGraphName });
+  const texts = fs
+    .readFileSync(devFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => String(JSON.parse(l).question));
+  // The warm-up questions come first and are taken from the end of the dev set.
+  const picked = [...texts.slice(-cfg.warmup), ...texts.slice(0, cfg.questions)];
+  const questions = [];
+  for (const text of picked) questions.push({ text, embedding: (await embedQuestion(embedder, { question: text })).embedding });
+  const counts = (await store.read('RETURN COUNT { (:Entity) } AS e, COUNT { (:Passage) } AS p')).records[0].toObject();
+  return { store, retriever, questions, label: `${path.basename(dir)} dev graph: ${counts.e} entities, ${counts.p} passages`, stop: db.stop };
+}
+
+/**
+ * A mode's statement cut after each of its stages: the text up to the next stage's
+ * marker, returning a value that depends on the stage's output (so nothing is pruned).
+ */
+function stageCuts(mode: Mode): { stage: string; text: string }[] {
+  const full = fs.readFileSync(path.join(CYPHER_DIR, MODES[mode].file), 'utf8');
+  const cut = (marker: string, ret: string) => {
+    const at = full.indexOf(marker);
+    if (at < 0) throw new Error(`${MODES[mode].file}: no "${marker}" marker`);
+    return `${full.slice(0, at)}RETURN ${ret} AS n`;
+  };
+  const cuts = [{ stage: 'seeds', text: cut('// ---- 2.', 'size(seeds)') }];
+  if (mode === 'gated') cuts.push({ stage: 'seeds + walk', text: cut('// ---- 3.', 'size(keys(act))') });
+  if (mode === 'ppr') cuts.push({ stage: 'seeds + PageRank', text: cut('// ---- 3.', 'size(keys(act))') });
+  return cuts;
+}
+
+async function main() {
+  const setup = values.dataset ? await datasetSetup(values.dataset) : await syntheticSetup();
+  const { store, retriever, questions } = setup;
+  console.log(setup.label);
+
+  type Question = (typeof questions)[number];
+  type Variant = { name: string; run: (q: Question) => Promise<unknown> };
+  // The reference: what neo4j-graphrag's VectorRetriever runs (top-K passage ids and texts).
+  const bare = (q: Question) =>
+    store.readTransaction((tx) =>
+      tx.run("CALL db.index.vector.queryNodes('passage_embedding', $k, $q) YIELD node, score RETURN node.id AS id, node.text AS text, score", {
+        q: q.embedding,
+        k: neo4j.int(10),
+      }),
+    );
+  const mode =
+    (m: Mode, params: Record<string, unknown> = {}) =>
+    (q: Question) =>
+      retriever.retrieve({ mode: m, question: q.text ?? '', questionEmbedding: q.embedding, params });
   const variants: Variant[] = [
-    { name: 'bare vector index (k=50)', run: bare },
-    { name: 'vector mode', run: (q) => retriever.retrieve({ mode: 'vector', questionEmbedding: q }) },
-    { name: 'gated T=3', run: (q) => retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: { steps: 3 } }) },
-    { name: 'gated (defaults)', run: (q) => retriever.retrieve({ mode: 'gated', questionEmbedding: q }) },
-    { name: 'gated T=3, gate off', run: (q) => retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: { steps: 3, gate: false } }) },
-    { name: 'ppr (exact weights)', run: (q) => retriever.retrieve({ mode: 'ppr', questionEmbedding: q }) },
-    { name: 'ppr (one unweighted run)', run: (q) => retriever.retrieve({ mode: 'ppr', questionEmbedding: q, params: { exactWeights: false } }) },
+    { name: 'bare vector index (k=10)', run: bare },
+    { name: 'vector', run: mode('vector') },
+    { name: 'hybrid', run: mode('hybrid') },
+    { name: 'gated', run: mode('gated') },
+    { name: 'ppr', run: mode('ppr') },
   ];
+  if (!values.dataset) {
+    variants.push({ name: 'gated, gate off', run: mode('gated', { gate: false }) });
+    variants.push({ name: 'ppr, one unweighted run', run: mode('ppr', { exactWeights: false }) });
+  }
+  for (const v of values.variants ? (JSON.parse(values.variants) as { name: string; mode: Mode; params?: Record<string, unknown> }[]) : []) {
+    variants.push({ name: v.name, run: mode(v.mode, v.params) });
+  }
+  if (values.stages) {
+    for (const m of ['vector', 'gated', 'ppr'] as Mode[]) {
+      for (const { stage, text } of stageCuts(m)) {
+        variants.push({
+          name: `${m}: ${stage}`,
+          run: (q) => {
+            const p = retriever.effectiveParams(m);
+            const params = Object.fromEntries(
+              Object.entries({ ...p, question: q.text ?? '', questionEmbedding: q.embedding }).map(([k, v]) => [
+                k,
+                INTEGER_PARAMS.has(k) ? neo4j.int(v as unknown as number) : v,
+              ]),
+            );
+            return store.readTransaction((tx) => tx.run(text, params));
+          },
+        });
+      }
+    }
+  }
   const times = new Map(variants.map((v) => [v.name, [] as number[]]));
   for (let i = 0; i < questions.length; i++) {
     // Rotate the order so no variant always runs first (cache effects spread evenly).
@@ -187,16 +307,16 @@ async function main() {
   }
   process.stderr.write('\n');
   const base = percentile(times.get(variants[0].name)!, 50);
-  const rows = variants.map((v) => {
+  console.log(`\n${questions.length - cfg.warmup} questions (after ${cfg.warmup} warm-up), interleaved; client-side wall time including the Bolt round trip`);
+  console.log('| variant | p50 ms | p95 ms | p50 / bare |');
+  console.log('|---|---|---|---|');
+  for (const v of variants) {
     const t = times.get(v.name)!;
     const p50 = percentile(t, 50);
-    return `| ${v.name.padEnd(26)} | ${p50.toFixed(1).padStart(8)} | ${percentile(t, 95).toFixed(1).padStart(8)} | ${(p50 / base).toFixed(2).padStart(8)}x |`;
-  });
-  console.log(`\n${cfg.questions} questions (after ${cfg.warmup} warm-up), interleaved; client-side wall time including Bolt round trip`);
-  console.log('| variant                    | p50 (ms) | p95 (ms) | p50 / bare |');
-  console.log('|----------------------------|----------|----------|------------|');
-  for (const r of rows) console.log(r);
-  await driver.close();
+    console.log(`| ${v.name} | ${p50.toFixed(1)} | ${percentile(t, 95).toFixed(1)} | ${(p50 / base).toFixed(2)}x |`);
+  }
+  await store.close();
+  setup.stop();
 }
 
 main().catch((e) => {

@@ -33,7 +33,8 @@
 //   dampingFactor         PageRank damping (HippoRAG 0.5; GDS default 0.85) (default 0.5)
 //   maxIterations         PageRank iterations at most (default 30)
 //   tolerance             PageRank convergence tolerance (default 1e-7)
-//   exactWeights          exact weighted PPR as sum of w_i * PPR(seed_i), one GDS run per seed; false = one run with unweighted seeds (default true)
+//   exactWeights          exact weighted PPR as sum of w_i * PPR(seed_i), one GDS run per distinct seed weight; false = one run with unweighted seeds (default true)
+//   concurrency           threads per GDS PageRank run (a question runs several, and concurrent questions share the cores) (default 1)
 //   passageSeedWeight     also teleport to the passageSeedK densest passages, each at this times its cosine over the best one (HippoRAG 2 uses 0.05) (default 0)
 //   passageSeedK          dense passages seeded when passageSeedWeight > 0 (default 10)
 //   teleportBuckets       exact weights: the passage seeds are grouped by rank into this many GDS runs (default 4)
@@ -68,6 +69,7 @@
 // :param maxIterations => 30;
 // :param tolerance => 1e-7;
 // :param exactWeights => true;
+// :param concurrency => 1;
 // :param passageSeedWeight => 0;
 // :param passageSeedK => 10;
 // :param teleportBuckets => 4;
@@ -171,9 +173,10 @@ CALL apoc.util.validate(size(created) > 0 AND updatedAt IS NOT NULL AND updatedA
 // $seedSpecificity (node specificity: a hub seeds less); plus the $passageSeedK
 // densest passages, each at $passageSeedWeight x its cosine over the best one.
 // GDS 2.13 takes only unweighted sourceNodes; PPR is linear in the teleport
-// vector, so the weighted PPR is sum(w_i * PPR(source_i)): one GDS run per
-// entity seed, and the passage seeds in $teleportBuckets runs by rank (a run
-// over a set S teleports uniformly, so it counts sum(w over S) x PPR(S)).
+// vector, so the weighted PPR is sum(w_i * PPR(source_i)). A run over a set S
+// teleports uniformly, so it counts sum(w over S) x PPR(S): the entity seeds of
+// equal weight (the name seeds, a fact's two entities) share one exact run, and
+// the passage seeds are grouped by rank into $teleportBuckets runs.
 CALL () {
   CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $passageSeedK < 50 THEN 50 ELSE $passageSeedK END, $questionEmbedding) YIELD node
   WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
@@ -191,9 +194,14 @@ CALL (seeds) {
   WITH e, a, CASE WHEN $seedSpecificity THEN COUNT { (e)<-[:MENTIONS]-(:Passage) } ELSE 1 END AS n
   RETURN collect({node: e, activation: a / toFloat(CASE WHEN n > 1 THEN n ELSE 1 END)}) AS entitySeeds
 }
-CALL (entitySeeds, passageSeeds, seeds) {
+CALL (entitySeeds) {
+  UNWIND entitySeeds AS s
+  WITH s.activation AS w, collect(s.node) AS nodes
+  RETURN collect({nodes: nodes, w: w * size(nodes)}) AS entityGroups
+}
+CALL (entityGroups, entitySeeds, passageSeeds, seeds) {
   UNWIND CASE WHEN $exactWeights
-    THEN [s IN entitySeeds | {nodes: [s.node], w: s.activation}]
+    THEN entityGroups
          + [b IN range(0, $teleportBuckets - 1) | {nodes: [x IN passageSeeds WHERE x.bucket = b | x.node],
              w: reduce(t = 0.0, x IN passageSeeds | t + CASE WHEN x.bucket = b THEN x.activation ELSE 0.0 END)}]
     ELSE [{nodes: [s IN entitySeeds + passageSeeds | s.node], w: 1.0}] END AS grp
@@ -201,7 +209,7 @@ CALL (entitySeeds, passageSeeds, seeds) {
   WITH grp.nodes AS sourceNodes, grp.w AS w
   CALL gds.pageRank.stream($graphName, {
     sourceNodes: sourceNodes, dampingFactor: $dampingFactor, maxIterations: $maxIterations,
-    tolerance: $tolerance, relationshipWeightProperty: 'weight', logProgress: false})
+    tolerance: $tolerance, relationshipWeightProperty: 'weight', logProgress: false, concurrency: $concurrency})
   YIELD nodeId, score
   WITH nodeId, sum(w * score) AS score
   WHERE score > 0

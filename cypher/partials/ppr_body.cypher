@@ -20,9 +20,10 @@ CALL apoc.util.validate(size(created) > 0 AND updatedAt IS NOT NULL AND updatedA
 // $seedSpecificity (node specificity: a hub seeds less); plus the $passageSeedK
 // densest passages, each at $passageSeedWeight x its cosine over the best one.
 // GDS 2.13 takes only unweighted sourceNodes; PPR is linear in the teleport
-// vector, so the weighted PPR is sum(w_i * PPR(source_i)): one GDS run per
-// entity seed, and the passage seeds in $teleportBuckets runs by rank (a run
-// over a set S teleports uniformly, so it counts sum(w over S) x PPR(S)).
+// vector, so the weighted PPR is sum(w_i * PPR(source_i)). A run over a set S
+// teleports uniformly, so it counts sum(w over S) x PPR(S): the entity seeds of
+// equal weight (the name seeds, a fact's two entities) share one exact run, and
+// the passage seeds are grouped by rank into $teleportBuckets runs.
 CALL () {
   CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $passageSeedK < 50 THEN 50 ELSE $passageSeedK END, $questionEmbedding) YIELD node
   WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
@@ -40,9 +41,14 @@ CALL (seeds) {
   WITH e, a, CASE WHEN $seedSpecificity THEN COUNT { (e)<-[:MENTIONS]-(:Passage) } ELSE 1 END AS n
   RETURN collect({node: e, activation: a / toFloat(CASE WHEN n > 1 THEN n ELSE 1 END)}) AS entitySeeds
 }
-CALL (entitySeeds, passageSeeds, seeds) {
+CALL (entitySeeds) {
+  UNWIND entitySeeds AS s
+  WITH s.activation AS w, collect(s.node) AS nodes
+  RETURN collect({nodes: nodes, w: w * size(nodes)}) AS entityGroups
+}
+CALL (entityGroups, entitySeeds, passageSeeds, seeds) {
   UNWIND CASE WHEN $exactWeights
-    THEN [s IN entitySeeds | {nodes: [s.node], w: s.activation}]
+    THEN entityGroups
          + [b IN range(0, $teleportBuckets - 1) | {nodes: [x IN passageSeeds WHERE x.bucket = b | x.node],
              w: reduce(t = 0.0, x IN passageSeeds | t + CASE WHEN x.bucket = b THEN x.activation ELSE 0.0 END)}]
     ELSE [{nodes: [s IN entitySeeds + passageSeeds | s.node], w: 1.0}] END AS grp
@@ -50,7 +56,7 @@ CALL (entitySeeds, passageSeeds, seeds) {
   WITH grp.nodes AS sourceNodes, grp.w AS w
   CALL gds.pageRank.stream($graphName, {
     sourceNodes: sourceNodes, dampingFactor: $dampingFactor, maxIterations: $maxIterations,
-    tolerance: $tolerance, relationshipWeightProperty: 'weight', logProgress: false})
+    tolerance: $tolerance, relationshipWeightProperty: 'weight', logProgress: false, concurrency: $concurrency})
   YIELD nodeId, score
   WITH nodeId, sum(w * score) AS score
   WHERE score > 0

@@ -4,7 +4,7 @@
  * deletion. Ingestion hands data here; nothing outside server/graph (and the
  * schema in server/db) writes to the graph.
  */
-import type { ManagedTransaction } from 'neo4j-driver';
+import type { ManagedTransaction, QueryResult } from 'neo4j-driver';
 import { TOUCH_GRAPH } from './facts.js';
 import type { GraphStore } from './store.js';
 
@@ -28,6 +28,24 @@ export interface BatchWritten {
   aliases: number;
 }
 
+/**
+ * Rows per statement when rows carry vectors. The driver encodes a statement's parameters on
+ * the event loop in one go: a few hundred rows of 384-float vectors stalled the server (health,
+ * retrievals) for 0.3-0.6 s during a large ingest. Slices of this many rows keep each stall short;
+ * they run one after another in the caller's transaction, so a batch is still written whole or
+ * not at all.
+ */
+export const VECTOR_ROWS_PER_STATEMENT = 64;
+
+/** Runs `query` (which UNWINDs `$<key>`) over `rows` in slices, in the given transaction. */
+export async function runInSlices(tx: ManagedTransaction, query: string, key: string, rows: unknown[]): Promise<QueryResult[]> {
+  const results: QueryResult[] = [];
+  for (let i = 0; i < rows.length || i === 0; i += VECTOR_ROWS_PER_STATEMENT) {
+    results.push(await tx.run(query, { [key]: rows.slice(i, i + VECTOR_ROWS_PER_STATEMENT) }));
+  }
+  return results;
+}
+
 const byKey = <T>(items: T[], key: (x: T) => string): T[] => [...items].sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0));
 
 /**
@@ -48,7 +66,8 @@ export async function writeDocumentBatch(store: GraphStore, b: DocumentBatch): P
     );
     // Passage ids are unique per document (sources/chunking.ts passageId); a passage of another
     // document under the same id (data written before that scheme) is refused, never taken over.
-    await tx.run(
+    await runInSlices(
+      tx,
       `UNWIND $passages AS p
        MATCH (d:Document {id: p.documentId})
        MERGE (x:Passage {id: p.id})
@@ -57,9 +76,11 @@ export async function writeDocumentBatch(store: GraphStore, b: DocumentBatch): P
          'passage id %s already belongs to document %s', [p.id, x.documentId])
        SET x.title = p.title, x.text = p.text, x.embedding = p.embedding, x.documentId = p.documentId
        MERGE (x)-[:PART_OF]->(d)`,
-      { passages: byKey(b.passages, (p) => p.id) },
+      'passages',
+      byKey(b.passages, (p) => p.id),
     );
-    const entities = await tx.run(
+    const entities = await runInSlices(
+      tx,
       `UNWIND $entities AS e
        MERGE (x:Entity {id: e.id})
        ON CREATE SET x.name = e.name, x.type = e.type, x.description = e.description,
@@ -67,7 +88,8 @@ export async function writeDocumentBatch(store: GraphStore, b: DocumentBatch): P
        WITH x WHERE x.isNew
        REMOVE x.isNew
        RETURN count(DISTINCT x) AS made`,
-      { entities: byKey(b.entities, (e) => e.id) },
+      'entities',
+      byKey(b.entities, (e) => e.id),
     );
     await tx.run(
       `UNWIND $mentions AS m
@@ -92,7 +114,7 @@ export async function writeDocumentBatch(store: GraphStore, b: DocumentBatch): P
     );
     // Again last: the graph's change time as close to the commit as a statement can be.
     await tx.run(TOUCH_GRAPH);
-    return { entities: Number(entities.records[0].get('made')), aliases: Number(aliases.records[0].get('made')) };
+    return { entities: entities.reduce((n, r) => n + Number(r.records[0].get('made')), 0), aliases: Number(aliases.records[0].get('made')) };
   });
 }
 
@@ -211,10 +233,14 @@ export async function writeEmbeddings(
   label: EmbeddedLabel,
   updates: { id: string; embedding: number[]; descriptionEmbedding: number[] | null }[],
 ): Promise<void> {
-  await store.write(
-    `UNWIND $updates AS u MATCH (n:${label} {id: u.id})
-     SET n.embedding = u.embedding, n.descriptionEmbedding = coalesce(u.descriptionEmbedding, n.descriptionEmbedding)
-     REMOVE n.reembedPending`,
-    { updates },
+  await store.writeTransaction((tx) =>
+    runInSlices(
+      tx,
+      `UNWIND $updates AS u MATCH (n:${label} {id: u.id})
+       SET n.embedding = u.embedding, n.descriptionEmbedding = coalesce(u.descriptionEmbedding, n.descriptionEmbedding)
+       REMOVE n.reembedPending`,
+      'updates',
+      updates,
+    ),
   );
 }

@@ -1,6 +1,7 @@
 import { ensureFactIndexes, factTypes } from '../db/fact-indexes.js';
 import type { Embedder } from '../embedders/types.js';
 import type { GraphStore } from '../graph/store.js';
+import { runInSlices } from '../graph/writes.js';
 import type { Progress } from './types.js';
 
 /**
@@ -43,9 +44,10 @@ export async function embedFacts(
     const texts = [...new Set(items.map((x) => x.text))];
     const vectors = await embedder.embed(texts, 'document');
     const byText = new Map(texts.map((t, k) => [t, vectors[k]]));
-    await store.write('UNWIND $updates AS u MATCH ()-[r]->() WHERE elementId(r) = u.id SET r.embedding = u.embedding', {
-      updates: items.map((x) => ({ id: x.id, embedding: byText.get(x.text) })),
-    });
+    const updates = items.map((x) => ({ id: x.id, embedding: byText.get(x.text) }));
+    await store.writeTransaction((tx) =>
+      runInSlices(tx, 'UNWIND $updates AS u MATCH ()-[r]->() WHERE elementId(r) = u.id SET r.embedding = u.embedding', 'updates', updates),
+    );
     embedded += items.length;
   }
   opts.onProgress?.({ stage: 'facts', done: embedded, total: embedded });

@@ -3,7 +3,7 @@
  * vectors an entity's description is compared with.
  */
 import type { Extraction } from '../extractors/types.js';
-import { ALIAS_PREDICATE, entityId, normalizeName } from '../graph/facts.js';
+import { ALIAS_PREDICATE, normalizeName } from '../graph/facts.js';
 import type { SourcePassage } from './types.js';
 
 const DESCRIPTION_MAX = 600;
@@ -25,10 +25,18 @@ export function resolveEntities(extractions: { passage: SourcePassage; extractio
   const relations: { a: string; b: string; predicate: string; passageId: string }[] = [];
   const aliases: { a: string; b: string }[] = [];
   const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+  // Names repeat across a document's passages and relations: each is normalised once (a large
+  // document has tens of thousands of name occurrences, and this runs on the event loop).
+  const keys = new Map<string, string>();
+  const keyOf = (name: string) => {
+    let k = keys.get(name);
+    if (k === undefined) keys.set(name, (k = normalizeName(name)));
+    return k;
+  };
   for (const { passage, extraction } of extractions) {
     const inPassage = new Set<string>();
     for (const ent of extraction.entities) {
-      const key = normalizeName(ent.name);
+      const key = keyOf(ent.name);
       if (!key) continue;
       const id = `e:${key}`;
       const g = groups.get(id) ?? { names: new Map<string, number>(), types: new Map<string, number>(), descriptions: [] as string[] };
@@ -40,8 +48,8 @@ export function resolveEntities(extractions: { passage: SourcePassage; extractio
       inPassage.add(id);
     }
     for (const r of extraction.relations) {
-      const a = entityId(r.subject);
-      const b = entityId(r.object);
+      const a = `e:${keyOf(r.subject)}`;
+      const b = `e:${keyOf(r.object)}`;
       if (a === b || !groups.has(a) || !groups.has(b)) continue;
       if (r.predicate === ALIAS_PREDICATE) aliases.push({ a, b });
       else relations.push({ a, b, predicate: r.predicate || 'related_to', passageId: passage.id });

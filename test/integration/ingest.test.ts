@@ -10,6 +10,7 @@ import { createOfflineExtractor } from '../../server/extractors/offline/index.js
 import type { Extractor } from '../../server/extractors/types.js';
 import { DEFAULT_PPR_GRAPH_NAME } from '../../server/graph/facts.js';
 import { GraphStore } from '../../server/graph/store.js';
+import { type DocumentBatch, VECTOR_ROWS_PER_STATEMENT, writeDocumentBatch } from '../../server/graph/writes.js';
 import {
   IngestInputError,
   deleteDocument,
@@ -264,4 +265,39 @@ test('switching embedders on a populated database is refused with the fix, and r
   });
   await s.close();
   expect(hit.records[0].get('id')).toBe('eisai');
+});
+
+test('a batch larger than one statement slice is written whole, once, in one transaction', async () => {
+  // writeDocumentBatch sends rows with vectors in slices of VECTOR_ROWS_PER_STATEMENT (so the driver
+  // never encodes hundreds of vectors on the event loop at once): 150 passages and 150 entities
+  // take three slices each; all must land, be counted once, and a failing batch must leave nothing.
+  const n = 150;
+  expect(n).toBeGreaterThan(2 * VECTOR_ROWS_PER_STATEMENT);
+  const v = Array.from({ length: 384 }, (_, i) => (i === 0 ? 1 : 0));
+  const batch = (docId: string): DocumentBatch => ({
+    documents: [{ id: docId, title: docId, source: 'test', hash: 'h', metadata: null }],
+    replaced: [],
+    passages: Array.from({ length: n }, (_, i) => ({ id: `${docId}#${i}`, documentId: docId, title: docId, text: `passage ${i}`, embedding: v })),
+    entities: Array.from({ length: n }, (_, i) => ({
+      id: `e:slice ${i}`,
+      name: `Slice ${i}`,
+      type: 'Thing',
+      description: '',
+      embedding: v,
+      descriptionEmbedding: v,
+    })),
+    mentions: Array.from({ length: n }, (_, i) => ({ p: `${docId}#${i}`, e: `e:slice ${i}` })),
+    relations: [],
+    aliases: [],
+  });
+  expect(await writeDocumentBatch(store, batch('big'))).toEqual({ entities: n, aliases: 0 });
+  expect(await graphCounts()).toMatchObject({ documents: 1, passages: n, entities: n, mentions: n });
+  // The same entities again (another document): found, not made.
+  expect(await writeDocumentBatch(store, batch('big-2'))).toEqual({ entities: 0, aliases: 0 });
+  // A batch whose last slice fails (a passage id owned by another document) writes nothing at all.
+  const bad = batch('bad');
+  bad.passages[n - 1] = { ...bad.passages[n - 1], id: 'big#0' };
+  bad.entities = bad.entities.map((e) => ({ ...e, id: `e:bad ${e.id}` }));
+  await expect(writeDocumentBatch(store, bad)).rejects.toThrow(/already belongs to document big/);
+  expect(await graphCounts()).toMatchObject({ documents: 2, passages: 2 * n, entities: n });
 });
