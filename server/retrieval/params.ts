@@ -114,8 +114,9 @@ export const PPR_PARAMS = {
   },
   concurrency: {
     schema: int(1, 64),
-    // 1 measured on the MuSiQue dev graph (2 cores, one PageRank run from one seed): p50 163 -> 90 ms against GDS's default 4.
-    default: 1,
+    // 2 measured on 2 cores (ppr p50 for 1 / 2 / 4 threads, one run each): MuSiQue dev graph 623 / 637 / 744 ms,
+    // Hetionet sample 2,656 / 1,921 / 2,043 ms. GDS's own default is 4; more threads than cores only contend.
+    default: 2,
     doc: 'threads per GDS PageRank run (a question runs several, and concurrent questions share the cores)',
   },
   passageSeedWeight: {
