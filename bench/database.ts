@@ -10,8 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, type Config } from '../server/config.js';
 import type { Embedder } from '../server/embedders/types.js';
+import { migrate } from '../server/db/migrate.js';
 import { GraphStore } from '../server/graph/store.js';
 import { embedFacts, ingestPath, progressBar, walkedTypes } from '../server/ingest/index.js';
+import { ensureProjection } from '../server/retrieval/projection.js';
 
 export interface EvalDatabase {
   store: GraphStore;
@@ -49,6 +51,20 @@ export async function openDatabase(cfg: Config, key: string): Promise<EvalDataba
   const store = GraphStore.connect({ ...cfg.neo4j, uri: `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, password: env.NEO4J_PASSWORD });
   const connection = { uri: `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, user: cfg.neo4j.user, password: env.NEO4J_PASSWORD, database: cfg.neo4j.database };
   return { store, fresh, stop: () => spawnSync(process.execPath, [launcher, 'stop'], { env, stdio: 'ignore' }), connection };
+}
+
+/**
+ * The eval database of a dataset's corpus, ready to query: started (or reused), migrated,
+ * ingested when its key is new, with the ppr projection in place. ingestSeconds is 0 when
+ * the corpus was already there.
+ */
+export async function openCorpus(cfg: Config, embedder: Embedder, dataset: string, corpusFile: string) {
+  const key = corpusKey(dataset, corpusFile, cfg, embedder);
+  const db = await openDatabase(cfg, key);
+  await migrate(db.store, { dimension: embedder.dimension });
+  const ingestSeconds = await ensureCorpus(db.store, cfg, embedder, corpusFile, key);
+  await ensureProjection(db.store.driver, { graphName: cfg.pprGraphName, database: db.store.database });
+  return { db, store: db.store, ingestSeconds };
 }
 
 /** Ingests input (a corpus file or a curated-graph folder) unless the database already holds it; returns the seconds spent. */

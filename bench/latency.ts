@@ -26,17 +26,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import neo4j, { type Driver } from 'neo4j-driver';
-import { ROOT } from '../server/config.js';
+import { ROOT, loadConfig } from '../server/config.js';
 import { migrate } from '../server/db/migrate.js';
-import { loadConfig } from '../server/config.js';
 import { createEmbedder } from '../server/embedders/index.js';
-import { Retriever } from '../server/retrieval/client.js';
+import { Retriever, toDriverParams } from '../server/retrieval/client.js';
 import { GraphStore } from '../server/graph/store.js';
-import { INTEGER_PARAMS, MODES, type Mode } from '../server/retrieval/params.js';
+import { MODES, type Mode } from '../server/retrieval/params.js';
 import { CYPHER_DIR } from '../server/retrieval/render.js';
-import { ensureProjection, manageProjection } from '../server/retrieval/projection.js';
+import { manageProjection } from '../server/retrieval/projection.js';
 import { embedQuestion } from '../server/retrieval/service.js';
-import { corpusKey, ensureCorpus, openDatabase } from './database.js';
+import { openCorpus } from './database.js';
 import { rng } from './random.js';
 
 const DIM = 384;
@@ -56,6 +55,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(`usage: npm run bench:latency -- [--dataset bench/data/musique] [--questions N] [--warmup 5] [--stages]
+                                   [--variants '[{"name": "ppr, 4 threads", "mode": "ppr", "params": {"concurrency": 4}}]']
        npm run bench:latency -- [--entities 100000] [--relations 500000] [--passages 50000] [--questions 60] [--seed 1]`);
   process.exit(0);
 }
@@ -205,12 +205,7 @@ async function datasetSetup(dataset: string): Promise<Setup> {
   for (const f of [corpus, devFile]) if (!fs.existsSync(f)) throw new Error(`--dataset: ${f} not found`);
   const appCfg = loadConfig();
   const embedder = await createEmbedder(appCfg);
-  const key = corpusKey(dir, corpus, appCfg, embedder);
-  const db = await openDatabase(appCfg, key);
-  const { store } = db;
-  await migrate(store, { dimension: embedder.dimension });
-  await ensureCorpus(store, appCfg, embedder, corpus, key);
-  await ensureProjection(store.driver, { graphName: appCfg.pprGraphName, database: store.database });
+  const { db, store } = await openCorpus(appCfg, embedder, dir, corpus);
   const retriever = new Retriever(store, { timeoutMs: 120000, allowedRelTypes: appCfg.traverseTypes, pprGraphName: appCfg.pprGraphName });
   const texts = fs
     .readFileSync(devFile, 'utf8')
@@ -281,13 +276,7 @@ async function main() {
         variants.push({
           name: `${m}: ${stage}`,
           run: (q) => {
-            const p = retriever.effectiveParams(m);
-            const params = Object.fromEntries(
-              Object.entries({ ...p, question: q.text ?? '', questionEmbedding: q.embedding }).map(([k, v]) => [
-                k,
-                INTEGER_PARAMS.has(k) ? neo4j.int(v as unknown as number) : v,
-              ]),
-            );
+            const params = toDriverParams({ ...retriever.effectiveParams(m), question: q.text ?? '', questionEmbedding: q.embedding });
             return store.readTransaction((tx) => tx.run(text, params));
           },
         });

@@ -120,17 +120,19 @@ export async function health(store: GraphStore, emb: Embedder, graphName: string
   const indexList = query(
     "SHOW INDEXES YIELD name, type, state, populationPercent WHERE type IN ['VECTOR', 'FULLTEXT'] RETURN name, type, state, populationPercent ORDER BY name",
   ).then((r) => r.map((x) => x.toObject() as { name: string; type: string; state: string; populationPercent: number }));
-  const projectionState: Promise<Health['projection']> = manageProjection(store.driver, 'status', { graphName, database: store.database }).catch((e) => ({
-    error: String((e as Error).message),
-  }));
+  const projectionState: Promise<ProjectionState | { error: string }> = manageProjection(store.driver, 'status', { graphName, database: store.database }).catch(
+    (e) => ({
+      error: String((e as Error).message),
+    }),
+  );
   try {
     const [{ version, latencyMs }, names, indexes, projection] = await Promise.all([reachable, applied, indexList, projectionState]);
     const pending = readMigrations()
       .map((m) => m.name)
       .filter((n) => !names.includes(n));
     const schemaProblem = pending.length > 0 || indexes.some((i) => i.state !== 'ONLINE');
-    const projectionOk = !!projection && 'exists' in projection && projection.exists && projection.fresh;
-    const building = !!projection && 'building' in projection && projection.building;
+    const projectionOk = 'exists' in projection && projection.exists && projection.fresh;
+    const building = 'building' in projection && projection.building;
     return {
       status: schemaProblem || (!projectionOk && !building) ? 'degraded' : projectionOk ? 'ok' : 'building',
       database: { reachable: true, latencyMs, version },

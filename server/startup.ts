@@ -9,7 +9,6 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createGenerator, type Generator } from './answer/index.js';
 import express from 'express';
-import neo4j from 'neo4j-driver';
 import { createApp } from './app.js';
 import { ROOT, type Config } from './config.js';
 import { classifyDbError } from './db/driver.js';
@@ -30,12 +29,12 @@ import { ensureFactIndexes } from './db/fact-indexes.js';
 import type { Progress } from './ingest/types.js';
 import { createLogger, type Logger } from './logger.js';
 import { observeResponses } from './metrics.js';
-import { Retriever } from './retrieval/client.js';
+import { Retriever, toDriverParams } from './retrieval/client.js';
 import { ensureProjection } from './retrieval/projection.js';
 import { loadingHealthRouter } from './routes/health.js';
 import { metricsRouter } from './routes/metrics.js';
 import type { Services } from './services.js';
-import { INTEGER_PARAMS, MODES, type Mode } from './retrieval/params.js';
+import { MODES, type Mode } from './retrieval/params.js';
 import { CYPHER_DIR } from './retrieval/render.js';
 
 export interface ServiceOverrides {
@@ -165,7 +164,7 @@ const WARM_ORDER: Mode[] = ['vector', 'hybrid', 'ppr', 'gated'];
 async function planStatement(svc: Services, mode: Mode, embedding: number[]): Promise<void> {
   const text = fs.readFileSync(path.join(CYPHER_DIR, MODES[mode].file), 'utf8');
   const params: Record<string, unknown> = { ...svc.retriever.effectiveParams(mode), question: 'warm up', questionEmbedding: embedding };
-  const driverParams = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, INTEGER_PARAMS.has(k) ? neo4j.int(v as number) : v]));
+  const driverParams = toDriverParams(params);
   const session = svc.store.driver.session({ database: svc.store.database, defaultAccessMode: 'READ' });
   try {
     const tx = await session.beginTransaction({ timeout: WARM_UP_TIMEOUT_MS });

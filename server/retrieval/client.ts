@@ -149,7 +149,7 @@ export class Retriever {
     // explain: true also asks the walk for its trace (gated, ppr).
     const params = this.effectiveParams(req.mode, req.explain && 'trace' in MODES[req.mode].params ? { trace: true, ...req.params } : req.params);
     const queryParams = { ...params, question: req.question ?? '', questionEmbedding: req.questionEmbedding };
-    const driverParams = Object.fromEntries(Object.entries(queryParams).map(([k, v]) => [k, INTEGER_PARAMS.has(k) ? neo4j.int(v as unknown as number) : v]));
+    const driverParams = toDriverParams(queryParams);
     const t0 = performance.now();
     const session = this.store.driver.session({ database: this.store.database, defaultAccessMode: 'READ' });
     const onAbort = () => void session.close();
@@ -191,6 +191,11 @@ export class Retriever {
       await session.close();
     }
   }
+}
+
+/** A statement's parameter values as the driver must send them: the integer parameters as Cypher integers. */
+export function toDriverParams(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, INTEGER_PARAMS.has(k) ? neo4j.int(v as number) : v]));
 }
 
 /** The GDS projection ppr needs is missing, stale, or was dropped while the statement ran. */
