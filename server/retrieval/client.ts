@@ -178,9 +178,13 @@ export class Retriever {
     } catch (e) {
       // A GDS call that fails while this server swaps the projection is the swap, not a defect.
       const duringSwap = req.mode === 'ppr' && this.projection.building && /gds\./i.test(String((e as Error)?.message ?? ''));
-      if (projectionMissing(e) || duringSwap) {
+      const behind = req.mode === 'ppr' && projectionBehind(e);
+      if (projectionMissing(e) || duringSwap || behind) {
         // Missing (a restart, a drop), stale (a write) or swapped out under us: rebuilt in the background.
-        this.projection.heal();
+        // Behind: a seed the projection lacks was committed after it was made, before its writer asked
+        // for a rebuild (or marked the graph changed); the projection is stale whatever the marker says.
+        if (behind) this.projection.requestRebuild().catch(() => undefined);
+        else this.projection.heal();
         const wait = this.projection.retryAfterSeconds();
         const why = this.projection.lastError ? ` (last attempt failed: ${this.projection.lastError})` : '';
         throw new AppError('projection_building', `the ppr projection ${this.opts.pprGraphName} is being built; retry in ${wait} s${why}`, undefined, wait);
@@ -202,6 +206,11 @@ export function toDriverParams(values: Record<string, unknown>): Record<string, 
 export function projectionMissing(e: unknown): boolean {
   const message = String((e as Error)?.message ?? e);
   return /GDS projection \S+ (does not exist|is stale)|GraphNotFoundException|Graph with name \S+ does not exist/.test(message);
+}
+
+/** GDS was given a seed node its projection lacks: a node committed after the projection was made. */
+export function projectionBehind(e: unknown): boolean {
+  return /nodes do not exist in the in-memory graph/.test(String((e as Error)?.message ?? e));
 }
 
 /** A database failure as a domain error (unknown failures pass through unchanged). */

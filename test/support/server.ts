@@ -43,7 +43,8 @@ export async function startServer(opts: {
   const extractor = createOfflineExtractor();
   const services = await createServices(config, {
     embedder: opts.embedder,
-    logger: createLogger('silent'),
+    // TEST_LOG_LEVEL=error (or warn) shows the server's own log while a test runs.
+    logger: createLogger(process.env.TEST_LOG_LEVEL || 'silent'),
     extractor: async () => extractor,
     generator: opts.generator ?? (async () => createExtractiveGenerator()),
   });
