@@ -113,6 +113,10 @@ export interface RetrieverOptions {
  */
 export class Retriever {
   private readonly statements = new Map<Mode, string>();
+  /** Modes whose statement Neo4j has planned (it ran, or failed after planning) since the database last went away. */
+  private readonly planned = new Set<Mode>();
+  /** Per mode, the one request that is planning its statement: the others wait for it (see firstPlan). */
+  private readonly planning = new Map<Mode, Promise<void>>();
   /** The ppr projection's manager: rebuilds it when a query finds it missing or stale. */
   readonly projection: ProjectionManager;
 
@@ -151,6 +155,8 @@ export class Retriever {
     const queryParams = { ...params, question: req.question ?? '', questionEmbedding: req.questionEmbedding };
     const driverParams = toDriverParams(queryParams);
     const t0 = performance.now();
+    const planned = await this.firstPlan(req.mode, signal);
+    let outcome: 'planned' | 'unknown' = 'unknown';
     const session = this.store.driver.session({ database: this.store.database, defaultAccessMode: 'READ' });
     const onAbort = () => void session.close();
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -160,6 +166,7 @@ export class Retriever {
       const tx = await session.beginTransaction({ timeout: this.opts.timeoutMs });
       const res = await tx.run(this.statements.get(req.mode)!, driverParams);
       await tx.commit();
+      outcome = 'planned';
       const row = res.records[0].toObject();
       const result: RetrievalResult = {
         mode: req.mode,
@@ -176,6 +183,10 @@ export class Retriever {
       if (req.explain) result.explain = { file: `cypher/${MODES[req.mode].file}`, params: paramBlock(queryParams) };
       return result;
     } catch (e) {
+      // A statement that failed at run time was planned; one cut off by an outage or the timeout may not have been.
+      const kind = classifyDbError(e);
+      if (kind === 'unavailable') this.planned.clear();
+      else if (kind !== 'timeout') outcome = 'planned';
       // A GDS call that fails while this server swaps the projection is the swap, not a defect.
       const duringSwap = req.mode === 'ppr' && this.projection.building && /gds\./i.test(String((e as Error)?.message ?? ''));
       const behind = req.mode === 'ppr' && projectionBehind(e);
@@ -192,8 +203,43 @@ export class Retriever {
       throw fromDbError(e, this.opts.timeoutMs);
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      planned(outcome);
       await session.close();
     }
+  }
+
+  /**
+   * Planning a long statement takes seconds (gated about 4 s on a quiet 2-core machine, far more
+   * under load), and Neo4j plans a statement once per concurrent request that misses its query
+   * cache: 8 clients arriving together planned gated 8 times over and timed out (504). So the
+   * first request of a mode plans it alone and the others wait for it, as long as their own
+   * timeout allows (then 503 + Retry-After). Resolves to the callback that reports the outcome.
+   */
+  private async firstPlan(mode: Mode, signal?: AbortSignal): Promise<(outcome: 'planned' | 'unknown') => void> {
+    const deadline = performance.now() + this.opts.timeoutMs;
+    for (;;) {
+      if (this.planned.has(mode)) return () => undefined;
+      const inFlight = this.planning.get(mode);
+      if (!inFlight) break;
+      const left = deadline - performance.now();
+      let timer: NodeJS.Timeout | undefined;
+      const expired = await Promise.race([
+        inFlight.then(() => false),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), Math.max(0, left)))),
+      ]);
+      clearTimeout(timer);
+      if (signal?.aborted) throw new AppError('database_unavailable', 'the request was cancelled', undefined, 1);
+      if (expired) {
+        throw new AppError('database_unavailable', `the server is planning the ${mode} statement; retry shortly`, undefined, 1);
+      }
+    }
+    let done!: () => void;
+    this.planning.set(mode, new Promise<void>((resolve) => (done = resolve)));
+    return (outcome) => {
+      if (outcome === 'planned') this.planned.add(mode);
+      this.planning.delete(mode);
+      done();
+    };
   }
 }
 

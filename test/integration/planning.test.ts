@@ -1,0 +1,58 @@
+import type { Driver } from 'neo4j-driver';
+import { createHashEmbedder } from '../../server/embedders/hash.js';
+import { resetGraph, testDriver } from '../support/db.js';
+import { bridgeFixture, loadGraph } from '../support/fixtures.js';
+import { postJson, startServer, type RunningServer } from '../support/server.js';
+
+/**
+ * Planning a long statement takes seconds, and Neo4j plans it once per concurrent request that
+ * misses its query cache: clients arriving together at a cold server planned gated N times over
+ * on 2 cores and timed out (504, the CI failure of ops.test.ts). The first request of a mode
+ * plans it alone; the others wait for it and then run on the cached plan.
+ */
+let driver: Driver;
+let srv: RunningServer;
+
+beforeAll(async () => {
+  driver = await testDriver();
+  await resetGraph(driver);
+  await loadGraph(driver, bridgeFixture().graph);
+  const wide = { concurrency: 16, queue: 16 };
+  srv = await startServer({ embedder: createHashEmbedder(384), config: { admission: { retrieve: wide, ingest: wide } } as never });
+});
+afterAll(async () => {
+  await srv?.close();
+  await driver?.close();
+});
+
+test('6 concurrent first requests of a mode: one transaction plans it while the others wait, then all answer 200', async () => {
+  await driver.executeQuery('CALL db.clearQueryCaches()');
+  const GATED = 'gated mode - query-aware spreading activation';
+  const samples: { doneAt: number; running: number }[] = [];
+  let firstAt = Infinity;
+  let polling = true;
+  const poller = (async () => {
+    while (polling) {
+      const { records } = await driver.executeQuery(
+        'SHOW TRANSACTIONS YIELD currentQuery WHERE currentQuery CONTAINS $marker RETURN count(*) AS n',
+        { marker: GATED },
+      );
+      samples.push({ doneAt: performance.now(), running: Number(records[0].get('n')) });
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  const answers = await Promise.all(
+    Array.from({ length: 6 }, async (_, i) => {
+      const res = await postJson(`${srv.url}/v1/retrieve`, { question: `Who worked with the bridge engineer ${i}?`, mode: 'gated' });
+      firstAt = Math.min(firstAt, performance.now());
+      return res.status;
+    }),
+  );
+  polling = false;
+  await poller;
+  expect(answers).toEqual([200, 200, 200, 200, 200, 200]);
+  // Before the first answer (less a margin for the waiters that start as it commits), one transaction at most.
+  const beforeFirst = samples.filter((s) => s.doneAt < firstAt - 300);
+  expect(beforeFirst.length).toBeGreaterThan(0);
+  expect(Math.max(...beforeFirst.map((s) => s.running))).toBe(1);
+}, 300_000);
