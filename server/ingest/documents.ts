@@ -78,9 +78,12 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
   const todo = documents.filter((d) => known.get(d.id) !== hashOf(d));
   summary.documents.unchanged = documents.length - todo.length;
 
-  for (let i = 0; i < todo.length; i += batchSize) {
+  // Batch i + 1 is extracted and embedded while batch i is written: the extractor (the event
+  // loop), the embedder (a worker thread) and Neo4j's write run at the same time instead of taking
+  // turns. Safe because entities are created by MERGE ... ON CREATE: an entity new to both
+  // batches is created by the first write and left as it is by the second.
+  const prepare = async (i: number) => {
     const batch = todo.slice(i, i + batchSize);
-    opts.onProgress?.({ stage: 'ingest', done: i, total: todo.length });
     const passages = batch.flatMap((d) => toPassages(d, opts.chunkSize, opts.chunkOverlap));
     const extractions = await timed('extract', async () => {
       const out: { passage: SourcePassage; extraction: Extraction }[] = [];
@@ -120,6 +123,16 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
             );
       return { passages: passageVectors, names, descriptions };
     });
+    return { batch, passages, resolved, fresh, vectors };
+  };
+
+  let next = todo.length > 0 ? prepare(0) : undefined;
+  for (let i = 0; next; i += batchSize) {
+    opts.onProgress?.({ stage: 'ingest', done: i, total: todo.length });
+    const { batch, passages, resolved, fresh, vectors } = await next;
+    next = i + batchSize < todo.length ? prepare(i + batchSize) : undefined;
+    // A failed write must not leave the prefetch's rejection unhandled.
+    next?.catch(() => undefined);
     const replaced = batch.filter((d) => known.has(d.id)).map((d) => d.id);
     const written = await timed('write', () =>
       writeDocumentBatch(store, {

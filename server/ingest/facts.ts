@@ -34,8 +34,9 @@ export async function embedFacts(
     for (const x of r.records) pending.push(x.get('id'));
   }
   let embedded = 0;
-  for (let i = 0; i < pending.length; i += batchSize) {
-    opts.onProgress?.({ stage: 'facts', done: embedded, total: pending.length });
+  // Read and embed batch i + 1 while batch i is written: the embedder (a worker thread) and
+  // Neo4j's write (the database's own threads) run on different cores instead of taking turns.
+  const prepare = async (i: number) => {
     const rows = await store.read<{ id: string; text: string }>(
       `UNWIND $ids AS id MATCH (a:Entity)-[r]->(b:Entity) WHERE elementId(r) = id RETURN id, ${FACT_TEXT} AS text`,
       { ids: pending.slice(i, i + batchSize) },
@@ -44,11 +45,19 @@ export async function embedFacts(
     const texts = [...new Set(items.map((x) => x.text))];
     const vectors = await embedder.embed(texts, 'document');
     const byText = new Map(texts.map((t, k) => [t, vectors[k]]));
-    const updates = items.map((x) => ({ id: x.id, embedding: byText.get(x.text) }));
+    return items.map((x) => ({ id: x.id, embedding: byText.get(x.text) }));
+  };
+  let next = pending.length > 0 ? prepare(0) : undefined;
+  for (let i = 0; next; i += batchSize) {
+    opts.onProgress?.({ stage: 'facts', done: embedded, total: pending.length });
+    const updates = await next;
+    next = i + batchSize < pending.length ? prepare(i + batchSize) : undefined;
+    // A failed write must not leave the prefetch's rejection unhandled.
+    next?.catch(() => undefined);
     await store.writeTransaction((tx) =>
       runInSlices(tx, 'UNWIND $updates AS u MATCH ()-[r]->() WHERE elementId(r) = u.id SET r.embedding = u.embedding', 'updates', updates),
     );
-    embedded += items.length;
+    embedded += updates.length;
   }
   opts.onProgress?.({ stage: 'facts', done: embedded, total: embedded });
   return embedded;

@@ -88,5 +88,6 @@ export interface IngestSummary {
   relations: number;
   synonyms: number;
   problems: SourceProblem[];
+  /** Time spent in each stage; extract, resolve and embed of one batch overlap the write of the one before. */
   seconds: StageSeconds;
 }
