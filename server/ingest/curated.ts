@@ -19,7 +19,7 @@ export async function ingestCurated(
   opts: { batchSize?: number; strict?: boolean; onProgress?: IngestOptions['onProgress'] } = {},
 ): Promise<IngestSummary> {
   const { store } = ctx;
-  const seconds: StageSeconds = { read: 0, extract: 0, embed: 0, resolve: 0, write: 0, synonyms: 0, projection: 0 };
+  const seconds: StageSeconds = { read: 0, extract: 0, embed: 0, resolve: 0, write: 0, synonyms: 0, projection: 0, index: 0 };
   if (opts.strict && graph.problems.length) throw new IngestInputError(graph.problems);
   const batchSize = opts.batchSize ?? 1000;
   const types = [...new Set(graph.edges.map((e) => e.type))];

@@ -10,6 +10,7 @@ import { describeForEmbedding, meanOfMentioningPassages, resolveEntities } from 
 import { toPassages } from './sources/index.js';
 import { embedFacts } from './facts.js';
 import { findSynonyms } from './synonyms.js';
+import { COMPACT_AFTER_BATCHES, compactVectorIndexes } from '../db/compact-indexes.js';
 import type { IngestOptions, IngestSummary, ReadItem, SourceDocument, SourcePassage, SourceProblem, StageSeconds } from './types.js';
 
 /**
@@ -46,7 +47,7 @@ export async function readAll(items: AsyncIterable<ReadItem>): Promise<{ documen
 export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<ReadItem>, opts: IngestOptions = {}): Promise<IngestSummary> {
   const { store } = ctx;
   const batchSize = opts.batchSize ?? 64;
-  const seconds: StageSeconds = { read: 0, extract: 0, embed: 0, resolve: 0, write: 0, synonyms: 0, projection: 0 };
+  const seconds: StageSeconds = { read: 0, extract: 0, embed: 0, resolve: 0, write: 0, synonyms: 0, projection: 0, index: 0 };
   const timed = async <T>(stage: keyof StageSeconds, f: () => Promise<T> | T): Promise<T> => {
     const t0 = performance.now();
     try {
@@ -161,6 +162,8 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
     summary.synonyms += written.aliases;
   }
   opts.onProgress?.({ stage: 'ingest', done: todo.length, total: todo.length });
+  // A bulk load left one index segment per batch: rebuild before the synonym search queries them.
+  if (todo.length > COMPACT_AFTER_BATCHES * batchSize) await timed('index', () => compactVectorIndexes(store, ['entity_embedding', 'passage_embedding']));
   summary.synonyms += await timed('synonyms', () => findSynonyms(store, opts.synonymThreshold ?? 0.85, opts.onProgress));
   // The new facts' vectors (fact seeds search them), and any an interrupted run left without one.
   await timed('embed', () => embedFacts(store, ctx.embedder, ['RELATED'], { onProgress: opts.onProgress }));

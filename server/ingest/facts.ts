@@ -1,4 +1,5 @@
-import { ensureFactIndexes, factTypes } from '../db/fact-indexes.js';
+import { COMPACT_AFTER_BATCHES, compactVectorIndexes } from '../db/compact-indexes.js';
+import { ensureFactIndexes, factIndexName, factTypes } from '../db/fact-indexes.js';
 import type { Embedder } from '../embedders/types.js';
 import type { GraphStore } from '../graph/store.js';
 import { runInSlices } from '../graph/writes.js';
@@ -60,5 +61,7 @@ export async function embedFacts(
     embedded += updates.length;
   }
   opts.onProgress?.({ stage: 'facts', done: embedded, total: embedded });
+  // One index segment per batch written: a bulk embedding leaves the fact indexes rebuilt.
+  if (pending.length > COMPACT_AFTER_BATCHES * batchSize) await compactVectorIndexes(store, walked.map(factIndexName));
   return embedded;
 }

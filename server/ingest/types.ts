@@ -78,6 +78,8 @@ export interface StageSeconds {
   write: number;
   synonyms: number;
   projection: number;
+  /** Rebuilding the vector indexes after a bulk load (server/db/compact-indexes.ts). */
+  index: number;
 }
 
 export interface IngestSummary {

@@ -265,6 +265,9 @@ export function fromDbError(e: unknown, timeoutMs: number): Error {
   const message = String((e as Error)?.message ?? e);
   const projection = message.match(/GDS projection \S+ (does not exist|is stale)[\s\S]*/);
   if (projection) return new AppError('projection_unavailable', projection[0].replace(/\s+$/, ''));
+  // A bulk load rebuilding an index (server/db/compact-indexes.ts), or a migration not yet run.
+  const index = message.match(/There is no such (?:vector|fulltext) schema index: (\w+)/);
+  if (index) return new AppError('database_unavailable', `the index ${index[1]} is being built; retry shortly`, undefined, 1);
   switch (classifyDbError(e)) {
     case 'unavailable':
       return new AppError('database_unavailable', 'the database is unreachable; retry shortly', undefined, 1);

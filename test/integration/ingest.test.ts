@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Driver } from 'neo4j-driver';
+import { COMPACT_AFTER_BATCHES, compactVectorIndexes } from '../../server/db/compact-indexes.js';
 import { ensureEmbedder } from '../../server/db/embedder-guard.js';
 import { createHashEmbedder } from '../../server/embedders/hash.js';
 import { createLocalEmbedder } from '../../server/embedders/local.js';
@@ -301,3 +302,54 @@ test('a batch larger than one statement slice is written whole, once, in one tra
   await expect(writeDocumentBatch(store, bad)).rejects.toThrow(/already belongs to document big/);
   expect(await graphCounts()).toMatchObject({ documents: 2, passages: 2 * n, entities: n });
 });
+
+/** The vector indexes as SHOW reports them: id (new after a rebuild), configuration, state. */
+async function vectorIndexes(): Promise<Record<string, { id: number; config: unknown; state: string }>> {
+  const r = await driver.executeQuery('SHOW VECTOR INDEXES YIELD name, id, state, options RETURN name, id, state, options.indexConfig AS config');
+  return Object.fromEntries(r.records.map((x) => [x.get('name'), { id: Number(x.get('id')), config: x.get('config'), state: x.get('state') }]));
+}
+
+test('a bulk load (more than COMPACT_AFTER_BATCHES batches) rebuilds the vector indexes it wrote to, configuration kept', async () => {
+  const docs = Array.from({ length: COMPACT_AFTER_BATCHES + 2 }, (_, i) => ({
+    id: `bulk-${i}`,
+    title: `Bulk ${i}`,
+    text: `Harriet Vane${i} wrote a novel about Shrewsbury College in Oxford, edition ${i}.`,
+  }));
+  const before = await vectorIndexes();
+  const small = await ingestDocuments(ctx(), readJsonl(writeCorpus(docs.slice(0, 3).map((d) => JSON.stringify(d)))), { batchSize: 1 });
+  expect(small.seconds.index).toBe(0);
+  expect((await vectorIndexes()).passage_embedding.id).toBe(before.passage_embedding.id);
+
+  const bulk = await ingestDocuments(ctx(), readJsonl(writeCorpus(docs.map((d) => JSON.stringify(d)))), { batchSize: 1 });
+  expect(bulk.documents.written).toBe(docs.length - 3);
+  expect(bulk.seconds.index).toBe(0); // 7 new documents: not more than 8 batches
+  const all = await ingestDocuments(ctx(), readJsonl(writeCorpus(docs.map((d, i) => JSON.stringify({ ...d, text: `${d.text} Revised ${i}.` })))), {
+    batchSize: 1,
+  });
+  expect(all.documents.written).toBe(docs.length);
+  expect(all.seconds.index).toBeGreaterThan(0);
+  const after = await vectorIndexes();
+  for (const name of ['entity_embedding', 'passage_embedding']) {
+    expect(after[name].id).not.toBe(before[name].id);
+    expect(after[name]).toMatchObject({ state: 'ONLINE', config: before[name].config });
+  }
+  // The rebuilt passage index finds a passage by its own vector.
+  const [v] = await embedder.embed(['Bulk 4\nHarriet Vane4 wrote a novel about Shrewsbury College in Oxford, edition 4. Revised 4.'], 'document');
+  const hit = await driver.executeQuery("CALL db.index.vector.queryNodes('passage_embedding', 1, $v) YIELD node RETURN node.documentId AS d", { v });
+  expect(hit.records[0].get('d')).toBe('bulk-4');
+}, 300_000);
+
+test('compactVectorIndexes skips unknown names and keeps a fact index on its relationship type', async () => {
+  await ingestDocuments(ctx(), readJsonl(writeCorpus(goodLines())), { batchSize: 2 });
+  const before = await vectorIndexes();
+  expect(before.fact_RELATED).toBeDefined();
+  expect(await compactVectorIndexes(store, ['fact_RELATED', 'no_such_index'])).toEqual(['fact_RELATED']);
+  const after = await vectorIndexes();
+  expect(after.fact_RELATED).toMatchObject({ state: 'ONLINE', config: before.fact_RELATED.config });
+  expect(after.fact_RELATED.id).not.toBe(before.fact_RELATED.id);
+  expect(after.passage_embedding.id).toBe(before.passage_embedding.id);
+  const r = await driver.executeQuery('SHOW VECTOR INDEXES YIELD name, entityType, labelsOrTypes WHERE name = $n RETURN entityType, labelsOrTypes', {
+    n: 'fact_RELATED',
+  });
+  expect(r.records[0].toObject()).toEqual({ entityType: 'RELATIONSHIP', labelsOrTypes: ['RELATED'] });
+}, 300_000);

@@ -1,5 +1,7 @@
 import { Neo4jError } from 'neo4j-driver';
 import { classifyDbError } from '../../server/db/driver.js';
+import { AppError } from '../../server/errors.js';
+import { fromDbError } from '../../server/retrieval/client.js';
 
 /** Issue 11, item 4: what Neo4j and the driver say during an outage, start-up or shutdown classify as unavailable (503). */
 const err = (code: string, message: string) => new Neo4jError(message, code, '50N42', 'error: general processing exception');
@@ -42,4 +44,17 @@ test.each([
 
 test('errors are real Neo4jErrors', () => {
   expect(err('Neo.TransientError.General.DatabaseUnavailable', 'x')).toBeInstanceOf(Neo4jError);
+});
+
+test('an index dropped and recreated by a bulk load (compact-indexes.ts) is a 503 retry, naming the index', () => {
+  const e = new Neo4jError(
+    'Failed to invoke procedure `db.index.vector.queryNodes`: Caused by: java.lang.IllegalArgumentException: There is no such vector schema index: entity_embedding',
+    'Neo.ClientError.Procedure.ProcedureCallFailed',
+    '50N42',
+    'error',
+  );
+  const mapped = fromDbError(e, 30_000);
+  expect(mapped).toBeInstanceOf(AppError);
+  expect(mapped).toMatchObject({ code: 'database_unavailable', message: 'the index entity_embedding is being built; retry shortly', retryAfterSeconds: 1 });
+  expect(fromDbError(new Neo4jError('Unknown function foo', 'Neo.ClientError.Statement.SyntaxError', '42N01', 'error'), 30_000)).toBeInstanceOf(Neo4jError);
 });
