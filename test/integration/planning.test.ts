@@ -33,10 +33,9 @@ test('6 concurrent first requests of a mode: one transaction plans it while the 
   let polling = true;
   const poller = (async () => {
     while (polling) {
-      const { records } = await driver.executeQuery(
-        'SHOW TRANSACTIONS YIELD currentQuery WHERE currentQuery CONTAINS $marker RETURN count(*) AS n',
-        { marker: GATED },
-      );
+      const { records } = await driver.executeQuery('SHOW TRANSACTIONS YIELD currentQuery WHERE currentQuery CONTAINS $marker RETURN count(*) AS n', {
+        marker: GATED,
+      });
       samples.push({ doneAt: performance.now(), running: Number(records[0].get('n')) });
       await new Promise((r) => setTimeout(r, 20));
     }
