@@ -73,7 +73,10 @@ export const envSchema = z.object({
   NEO4J_PAGECACHE: doc(size.default('1g'), 'embedded Neo4j page cache'),
   NEO4J_DATA_DIR: doc(text.default('.data/neo4j'), 'embedded Neo4j data and logs (relative to the repository)'),
   // Retrieval
-  QUERY_TIMEOUT_MS: doc(int(100, 600000).default('10000'), 'retrieval transaction timeout in ms (504 past it)'),
+  QUERY_TIMEOUT_MS: doc(
+    int(100, 600000).default('10000'),
+    'retrieval transaction timeout in ms (504 past it); the request that plans a statement (the first of its mode) gets 120 s',
+  ),
   TRAVERSE_REL_TYPES: doc(
     text
       .transform((s) =>

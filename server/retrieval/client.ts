@@ -111,6 +111,9 @@ export interface RetrieverOptions {
  * Runs the cypher/ files: the same text a DBA runs in Neo4j Browser, read once,
  * executed in a read transaction with a timeout, parameters only.
  */
+/** The longest the request that plans a statement may run (a plan on a cold, busy JVM takes tens of seconds). */
+const PLAN_TIMEOUT_MS = 120_000;
+
 export class Retriever {
   private readonly statements = new Map<Mode, string>();
   /** Modes whose statement Neo4j has planned (it ran, or failed after planning) since the database last went away. */
@@ -155,7 +158,8 @@ export class Retriever {
     const queryParams = { ...params, question: req.question ?? '', questionEmbedding: req.questionEmbedding };
     const driverParams = toDriverParams(queryParams);
     const t0 = performance.now();
-    const planned = await this.firstPlan(req.mode, signal);
+    const plan = await this.firstPlan(req.mode, signal);
+    const timeoutMs = plan.planner ? Math.max(this.opts.timeoutMs, PLAN_TIMEOUT_MS) : this.opts.timeoutMs;
     let outcome: 'planned' | 'unknown' = 'unknown';
     const session = this.store.driver.session({ database: this.store.database, defaultAccessMode: 'READ' });
     const onAbort = () => void session.close();
@@ -163,7 +167,9 @@ export class Retriever {
     try {
       // One explicit transaction, no driver retries: during an outage the caller gets its 503 at
       // once instead of after the driver's retry budget (the client retries, told by Retry-After).
-      const tx = await session.beginTransaction({ timeout: this.opts.timeoutMs });
+      // The request that plans the statement is not cut off by the query timeout: a plan takes
+      // seconds, far more on a loaded machine, and one cut short helps no later request either.
+      const tx = await session.beginTransaction({ timeout: timeoutMs });
       const res = await tx.run(this.statements.get(req.mode)!, driverParams);
       await tx.commit();
       outcome = 'planned';
@@ -200,10 +206,15 @@ export class Retriever {
         const why = this.projection.lastError ? ` (last attempt failed: ${this.projection.lastError})` : '';
         throw new AppError('projection_building', `the ppr projection ${this.opts.pprGraphName} is being built; retry in ${wait} s${why}`, undefined, wait);
       }
-      throw fromDbError(e, this.opts.timeoutMs);
+      // GDS reports a transaction ended under it (the timeout, a shutdown) as its own TerminatedException.
+      if (/TerminatedException/.test(String((e as Error)?.message ?? ''))) {
+        if (performance.now() - t0 >= timeoutMs) throw new AppError('query_timeout', `retrieval exceeded the ${timeoutMs} ms timeout`);
+        throw new AppError('database_unavailable', 'the query was terminated by the database; retry shortly', undefined, 1);
+      }
+      throw fromDbError(e, timeoutMs);
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      planned(outcome);
+      plan.done(outcome);
       await session.close();
     }
   }
@@ -215,10 +226,10 @@ export class Retriever {
    * first request of a mode plans it alone and the others wait for it, as long as their own
    * timeout allows (then 503 + Retry-After). Resolves to the callback that reports the outcome.
    */
-  private async firstPlan(mode: Mode, signal?: AbortSignal): Promise<(outcome: 'planned' | 'unknown') => void> {
+  private async firstPlan(mode: Mode, signal?: AbortSignal): Promise<{ planner: boolean; done: (outcome: 'planned' | 'unknown') => void }> {
     const deadline = performance.now() + this.opts.timeoutMs;
     for (;;) {
-      if (this.planned.has(mode)) return () => undefined;
+      if (this.planned.has(mode)) return { planner: false, done: () => undefined };
       const inFlight = this.planning.get(mode);
       if (!inFlight) break;
       const left = deadline - performance.now();
@@ -233,12 +244,15 @@ export class Retriever {
         throw new AppError('database_unavailable', `the server is planning the ${mode} statement; retry shortly`, undefined, 1);
       }
     }
-    let done!: () => void;
-    this.planning.set(mode, new Promise<void>((resolve) => (done = resolve)));
-    return (outcome) => {
-      if (outcome === 'planned') this.planned.add(mode);
-      this.planning.delete(mode);
-      done();
+    let resolve!: () => void;
+    this.planning.set(mode, new Promise<void>((r) => (resolve = r)));
+    return {
+      planner: true,
+      done: (outcome) => {
+        if (outcome === 'planned') this.planned.add(mode);
+        this.planning.delete(mode);
+        resolve();
+      },
     };
   }
 }

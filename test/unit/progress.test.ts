@@ -26,9 +26,10 @@ describe('progress bar', () => {
     await new Promise((r) => setTimeout(r, 600));
     bar({ stage: 'synonyms', done: 2000, total: 2000 });
     const rate = Number(/([\d.]+)\/s/.exec(lines.at(-1)!)![1]);
-    // 1,000 items in at least 0.6 s (at most ~1,667/s), not 2,000 (~3,333/s, as counted from zero).
+    // 1,000 items in about 0.6 s (~1,667/s), not 2,000 (~3,333/s, as counted from zero). A timer may
+    // fire a millisecond early (CI measured 1,667.8/s), so the bound sits between the two.
     expect(rate).toBeGreaterThan(0);
-    expect(rate).toBeLessThanOrEqual(1000 / 0.6 + 1);
+    expect(rate).toBeLessThan(2500);
   });
 
   test('a stage with nothing to do prints nothing', () => {
