@@ -4,7 +4,7 @@ import type { GraphStore } from '../graph/store.js';
 
 /**
  * Vector indexes written batch by batch end up as one Lucene segment per write transaction
- * (MuSiQue's 1,939 passages in batches of 64: 31 segments), and a query searches every
+ * (MuSiQue's 1,939 passages in batches of 64: 30 segments), and a query searches every
  * segment's HNSW graph in turn. Rebuilding an index after a bulk load leaves a few segments:
  * measured on the MuSiQue dev graph, interleaved, a k=50 query took 17.4 -> 10.2 ms on the
  * entity index and 11.8 -> 7.5 ms on the passage index (p50 of 120), and every retrieval and
