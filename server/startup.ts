@@ -206,9 +206,10 @@ async function warmUp(svc: Services, cold?: Set<Mode>): Promise<void> {
     const ms: Record<string, number> = {};
     for (const mode of WARM_ORDER) {
       const t1 = performance.now();
-      await retrying(() => planStatement(svc, mode, embedding)).catch((e) => {
-        svc.logger.debug({ mode, err: String((e as Error).message).slice(0, 200) }, 'warm-up statement failed');
-      });
+      await retrying(() => planStatement(svc, mode, embedding)).then(
+        () => svc.retriever.notePlanned(mode),
+        (e) => svc.logger.debug({ mode, err: String((e as Error).message).slice(0, 200) }, 'warm-up statement failed'),
+      );
       ms[mode] = Math.round(performance.now() - t1);
       cold?.delete(mode);
     }
@@ -422,6 +423,7 @@ function watchDatabase(svc: Services, cold: Set<Mode>): DatabaseWatch {
     onUp: () => {
       svc.logger.info('database answers again: rebuilding the ppr projection and re-planning the statements');
       if (projection.wanted) projection.heal();
+      svc.retriever.forgetPlans();
       if (warming) return;
       warming = true;
       for (const mode of WARM_ORDER) cold.add(mode);

@@ -9,6 +9,7 @@ import { IngestInputError } from './problems.js';
 import { describeForEmbedding, meanOfMentioningPassages, resolveEntities } from './resolution.js';
 import { toPassages } from './sources/index.js';
 import { embedFacts } from './facts.js';
+import { pipelined } from './pipeline.js';
 import { findSynonyms } from './synonyms.js';
 import { COMPACT_AFTER_BATCHES, compactVectorIndexes } from '../db/compact-indexes.js';
 import type { IngestOptions, IngestSummary, ReadItem, SourceDocument, SourcePassage, SourceProblem, StageSeconds } from './types.js';
@@ -79,10 +80,9 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
   const todo = documents.filter((d) => known.get(d.id) !== hashOf(d));
   summary.documents.unchanged = documents.length - todo.length;
 
-  // Batch i + 1 is extracted and embedded while batch i is written: the extractor (the event
-  // loop), the embedder (a worker thread) and Neo4j's write run at the same time instead of taking
-  // turns. Safe because entities are created by MERGE ... ON CREATE: an entity new to both
-  // batches is created by the first write and left as it is by the second.
+  // Batch i + 1 is extracted and embedded while batch i is written (pipelined). Safe because
+  // entities are created by MERGE ... ON CREATE: an entity new to both batches is created by the
+  // first write and left as it is by the second.
   const prepare = async (i: number) => {
     const batch = todo.slice(i, i + batchSize);
     const passages = batch.flatMap((d) => toPassages(d, opts.chunkSize, opts.chunkOverlap));
@@ -127,13 +127,7 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
     return { batch, passages, resolved, fresh, vectors };
   };
 
-  let next = todo.length > 0 ? prepare(0) : undefined;
-  for (let i = 0; next; i += batchSize) {
-    opts.onProgress?.({ stage: 'ingest', done: i, total: todo.length });
-    const { batch, passages, resolved, fresh, vectors } = await next;
-    next = i + batchSize < todo.length ? prepare(i + batchSize) : undefined;
-    // A failed write must not leave the prefetch's rejection unhandled.
-    next?.catch(() => undefined);
+  const commit = async ({ batch, passages, resolved, fresh, vectors }: Awaited<ReturnType<typeof prepare>>) => {
     const replaced = batch.filter((d) => known.has(d.id)).map((d) => d.id);
     const written = await timed('write', () =>
       writeDocumentBatch(store, {
@@ -160,7 +154,8 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
     summary.mentions += resolved.mentions.length;
     summary.relations += resolved.relations.length;
     summary.synonyms += written.aliases;
-  }
+  };
+  await pipelined(todo.length, batchSize, prepare, commit, (i) => opts.onProgress?.({ stage: 'ingest', done: i, total: todo.length }));
   opts.onProgress?.({ stage: 'ingest', done: todo.length, total: todo.length });
   // A bulk load left one index segment per batch: rebuild before the synonym search queries them.
   if (todo.length > COMPACT_AFTER_BATCHES * batchSize) await timed('index', () => compactVectorIndexes(store, ['entity_embedding', 'passage_embedding']));

@@ -3,6 +3,7 @@ import { ensureFactIndexes, factIndexName, factTypes } from '../db/fact-indexes.
 import type { Embedder } from '../embedders/types.js';
 import type { GraphStore } from '../graph/store.js';
 import { runInSlices } from '../graph/writes.js';
+import { pipelined } from './pipeline.js';
 import type { Progress } from './types.js';
 
 /**
@@ -35,8 +36,7 @@ export async function embedFacts(
     for (const x of r.records) pending.push(x.get('id'));
   }
   let embedded = 0;
-  // Read and embed batch i + 1 while batch i is written: the embedder (a worker thread) and
-  // Neo4j's write (the database's own threads) run on different cores instead of taking turns.
+  // Batch i + 1 is read and embedded while batch i is written (pipelined).
   const prepare = async (i: number) => {
     const rows = await store.read<{ id: string; text: string }>(
       `UNWIND $ids AS id MATCH (a:Entity)-[r]->(b:Entity) WHERE elementId(r) = id RETURN id, ${FACT_TEXT} AS text`,
@@ -48,18 +48,13 @@ export async function embedFacts(
     const byText = new Map(texts.map((t, k) => [t, vectors[k]]));
     return items.map((x) => ({ id: x.id, embedding: byText.get(x.text) }));
   };
-  let next = pending.length > 0 ? prepare(0) : undefined;
-  for (let i = 0; next; i += batchSize) {
-    opts.onProgress?.({ stage: 'facts', done: embedded, total: pending.length });
-    const updates = await next;
-    next = i + batchSize < pending.length ? prepare(i + batchSize) : undefined;
-    // A failed write must not leave the prefetch's rejection unhandled.
-    next?.catch(() => undefined);
+  const commit = async (updates: Awaited<ReturnType<typeof prepare>>) => {
     await store.writeTransaction((tx) =>
       runInSlices(tx, 'UNWIND $updates AS u MATCH ()-[r]->() WHERE elementId(r) = u.id SET r.embedding = u.embedding', 'updates', updates),
     );
     embedded += updates.length;
-  }
+  };
+  await pipelined(pending.length, batchSize, prepare, commit, () => opts.onProgress?.({ stage: 'facts', done: embedded, total: pending.length }));
   opts.onProgress?.({ stage: 'facts', done: embedded, total: embedded });
   // One index segment per batch written: a bulk embedding leaves the fact indexes rebuilt.
   if (pending.length > COMPACT_AFTER_BATCHES * batchSize) await compactVectorIndexes(store, walked.map(factIndexName));

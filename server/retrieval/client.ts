@@ -107,13 +107,13 @@ export interface RetrieverOptions {
   pprGraphName: string;
 }
 
+/** The longest the request that plans a statement may run (a plan on a cold, busy JVM takes tens of seconds). */
+const PLAN_TIMEOUT_MS = 120_000;
+
 /**
  * Runs the cypher/ files: the same text a DBA runs in Neo4j Browser, read once,
  * executed in a read transaction with a timeout, parameters only.
  */
-/** The longest the request that plans a statement may run (a plan on a cold, busy JVM takes tens of seconds). */
-const PLAN_TIMEOUT_MS = 120_000;
-
 export class Retriever {
   private readonly statements = new Map<Mode, string>();
   /** Modes whose statement Neo4j has planned (it ran, or failed after planning) since the database last went away. */
@@ -191,7 +191,7 @@ export class Retriever {
     } catch (e) {
       // A statement that failed at run time was planned; one cut off by an outage or the timeout may not have been.
       const kind = classifyDbError(e);
-      if (kind === 'unavailable') this.planned.clear();
+      if (kind === 'unavailable') this.forgetPlans();
       else if (kind !== 'timeout') outcome = 'planned';
       // A GDS call that fails while this server swaps the projection is the swap, not a defect.
       const duringSwap = req.mode === 'ppr' && this.projection.building && /gds\./i.test(String((e as Error)?.message ?? ''));
@@ -206,17 +206,22 @@ export class Retriever {
         const why = this.projection.lastError ? ` (last attempt failed: ${this.projection.lastError})` : '';
         throw new AppError('projection_building', `the ppr projection ${this.opts.pprGraphName} is being built; retry in ${wait} s${why}`, undefined, wait);
       }
-      // GDS reports a transaction ended under it (the timeout, a shutdown) as its own TerminatedException.
-      if (/TerminatedException/.test(String((e as Error)?.message ?? ''))) {
-        if (performance.now() - t0 >= timeoutMs) throw new AppError('query_timeout', `retrieval exceeded the ${timeoutMs} ms timeout`);
-        throw new AppError('database_unavailable', 'the query was terminated by the database; retry shortly', undefined, 1);
-      }
-      throw fromDbError(e, timeoutMs);
+      throw fromDbError(e, timeoutMs, performance.now() - t0);
     } finally {
       signal?.removeEventListener('abort', onAbort);
       plan.done(outcome);
       await session.close();
     }
+  }
+
+  /** The server's warm-up ran this mode's statement: its plan is cached, no request needs to plan it. */
+  notePlanned(mode: Mode): void {
+    this.planned.add(mode);
+  }
+
+  /** The database went away (a restart loses its query cache): every statement is planned again. */
+  forgetPlans(): void {
+    this.planned.clear();
   }
 
   /**
@@ -273,10 +278,18 @@ export function projectionBehind(e: unknown): boolean {
   return /nodes do not exist in the in-memory graph/.test(String((e as Error)?.message ?? e));
 }
 
-/** A database failure as a domain error (unknown failures pass through unchanged). */
-export function fromDbError(e: unknown, timeoutMs: number): Error {
+/**
+ * A database failure as a domain error (unknown failures pass through unchanged). elapsedMs, when
+ * known, tells a transaction that GDS saw terminated (its own TerminatedException) at the timeout
+ * from one terminated otherwise (a shutdown).
+ */
+export function fromDbError(e: unknown, timeoutMs: number, elapsedMs?: number): Error {
   if (e instanceof AppError) return e;
   const message = String((e as Error)?.message ?? e);
+  if (/TerminatedException/.test(message)) {
+    if (elapsedMs !== undefined && elapsedMs >= timeoutMs) return new AppError('query_timeout', `retrieval exceeded the ${timeoutMs} ms timeout`);
+    return new AppError('database_unavailable', 'the query was terminated by the database; retry shortly', undefined, 1);
+  }
   const projection = message.match(/GDS projection \S+ (does not exist|is stale)[\s\S]*/);
   if (projection) return new AppError('projection_unavailable', projection[0].replace(/\s+$/, ''));
   // A bulk load rebuilding an index (server/db/compact-indexes.ts), or a migration not yet run.

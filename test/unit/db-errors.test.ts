@@ -58,3 +58,14 @@ test('an index dropped and recreated by a bulk load (compact-indexes.ts) is a 50
   expect(mapped).toMatchObject({ code: 'database_unavailable', message: 'the index entity_embedding is being built; retry shortly', retryAfterSeconds: 1 });
   expect(fromDbError(new Neo4jError('Unknown function foo', 'Neo.ClientError.Statement.SyntaxError', '42N01', 'error'), 30_000)).toBeInstanceOf(Neo4jError);
 });
+
+test("GDS's TerminatedException is the timeout when the timeout has passed, else a 503 retry", () => {
+  const e = new Neo4jError(
+    'Failed to invoke procedure `gds.pageRank.stream`: Caused by: org.neo4j.gds.termination.TerminatedException: The execution has been terminated.',
+    'Neo.ClientError.Procedure.ProcedureCallFailed',
+    '50N42',
+    'error',
+  );
+  expect(fromDbError(e, 1000, 1500)).toMatchObject({ code: 'query_timeout', message: 'retrieval exceeded the 1000 ms timeout' });
+  expect(fromDbError(e, 1000, 10)).toMatchObject({ code: 'database_unavailable', retryAfterSeconds: 1 });
+});
