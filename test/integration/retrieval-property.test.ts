@@ -124,8 +124,13 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     // (only receivers that can still make the cut are gated) decides, and must change nothing.
     { steps: 4, gate: true, degreeDiscount: 0, frontier: 2 },
     { steps: 3, gate: true, degreeDiscount: 0.5, frontier: 1 },
+    // A high threshold with the full degree discount: in steps 2 and 3 the weakest sources send
+    // less than threshold / decay in all, so the statement finds receivers from the others and
+    // counts the weak ones only where they lead (the split must change nothing).
+    { steps: 3, gate: true, degreeDiscount: 1, frontier: 100, threshold: 0.05 },
+    { steps: 4, gate: false, degreeDiscount: 1, frontier: 100, threshold: 0.1 },
   ])('gated mode equals the reference (%o)', async (g) => {
-    const p = { ...common, ...g, decay: 0.7, threshold: 0.01, graphWeight: 0.4, vectorWeight: 0.6, fusion: 'blend' as const };
+    const p = { ...common, decay: 0.7, threshold: 0.01, graphWeight: 0.4, vectorWeight: 0.6, fusion: 'blend' as const, ...g };
     const res = await retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: p });
     const seeds = vectorSeeds(ref, q, p.seedK, p.seedMinScore);
     expectClose(res.seeds, seeds, ['activation']);
@@ -139,8 +144,9 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
   test.each([
     { steps: 3, degreeDiscount: 0, frontier: 100 },
     { steps: 5, degreeDiscount: 0.5, frontier: 4 },
+    { steps: 3, degreeDiscount: 1, frontier: 100, threshold: 0.05 },
   ])("gated mode's trace: per-step inflows add up to the activations, as in the reference (%o)", async (g) => {
-    const p = { ...common, ...g, gate: true, decay: 0.7, threshold: 0.01, graphWeight: 0.4, vectorWeight: 0.6, fusion: 'blend' as const };
+    const p = { ...common, gate: true, decay: 0.7, threshold: 0.01, graphWeight: 0.4, vectorWeight: 0.6, fusion: 'blend' as const, ...g };
     const plain = await retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: p });
     const res = await retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: p, explain: true });
     expect(plain.trace).toBeUndefined();
