@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError, type Help } from 'commander';
 import { configReference, ConfigError } from '../config.js';
+import { compactCommand } from './compact.js';
 import { explainCommand } from './explain.js';
 import { ingestCommand } from './ingest.js';
 import { migrateCommand } from './migrate.js';
@@ -49,7 +50,7 @@ export function buildProgram(): Command {
     .usage('<command> [options]')
     .exitOverride()
     .showHelpAfterError('(graph-recall --help lists the commands and their options)');
-  for (const add of [serveCommand, migrateCommand, projectionCommand, ingestCommand, reembedCommand, explainCommand]) add(program);
+  for (const add of [serveCommand, migrateCommand, projectionCommand, ingestCommand, reembedCommand, compactCommand, explainCommand]) add(program);
   program.addHelpText('after', () => {
     const help = program.createHelp();
     help.prepareContext({ helpWidth: process.stdout.columns || 80 });

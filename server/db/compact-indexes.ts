@@ -46,3 +46,11 @@ export async function compactVectorIndexes(store: GraphStore, names: readonly st
   if (rebuilt.length) await store.read('CALL db.awaitIndexes(3600)');
   return rebuilt;
 }
+
+/** graph-recall's own vector indexes: entities, passages and the facts of each walked type (fact_<TYPE>). */
+export async function ownVectorIndexes(store: GraphStore): Promise<string[]> {
+  const r = await store.read(
+    "SHOW VECTOR INDEXES YIELD name WHERE name IN ['entity_embedding', 'passage_embedding'] OR name STARTS WITH 'fact_' RETURN name ORDER BY name",
+  );
+  return r.records.map((x) => String(x.get('name')));
+}

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +24,7 @@ import {
   embedFacts,
   type IngestContext,
 } from '../../server/ingest/index.js';
+import { ROOT } from '../../server/config.js';
 import { Retriever } from '../../server/retrieval/client.js';
 import { resetGraph, testDriver } from '../support/db.js';
 
@@ -337,6 +339,41 @@ test('a bulk load (more than COMPACT_AFTER_BATCHES batches) rebuilds the vector 
   const [v] = await embedder.embed(['Bulk 4\nHarriet Vane4 wrote a novel about Shrewsbury College in Oxford, edition 4. Revised 4.'], 'document');
   const hit = await driver.executeQuery("CALL db.index.vector.queryNodes('passage_embedding', 1, $v) YIELD node RETURN node.documentId AS d", { v });
   expect(hit.records[0].get('d')).toBe('bulk-4');
+}, 300_000);
+
+test('`graph-recall compact` rebuilds every graph-recall vector index, configuration kept, and leaves a foreign one alone', async () => {
+  await ingestDocuments(ctx(), readJsonl(writeCorpus(goodLines())), { batchSize: 2 });
+  await driver.executeQuery(
+    "CREATE VECTOR INDEX someone_elses IF NOT EXISTS FOR (x:Other) ON x.v OPTIONS {indexConfig: {`vector.dimensions`: 3, `vector.similarity_function`: 'cosine'}}",
+  );
+  try {
+    const before = await vectorIndexes();
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, [path.join(ROOT, 'bin', 'graph-recall.mjs'), 'compact'], { cwd: ROOT, env: process.env }, (err, stdout) =>
+        err ? reject(err) : resolve(stdout),
+      ),
+    );
+    // Ours: the entity and passage indexes and a fact index per walked type (other tests leave more than fact_RELATED).
+    const ours = Object.keys(before)
+      .filter((n) => n !== 'someone_elses')
+      .sort();
+    expect(ours).toEqual(expect.arrayContaining(['entity_embedding', 'fact_RELATED', 'passage_embedding']));
+    expect(out).toMatch(new RegExp(`^rebuilt ${ours.length} vector indexes in [\\d.]+ s: ${ours.join(', ')}$`, 'm'));
+    const after = await vectorIndexes();
+    for (const name of ours) {
+      expect(after[name].id).not.toBe(before[name].id);
+      expect(after[name]).toMatchObject({ state: 'ONLINE', config: before[name].config });
+    }
+    expect(after.someone_elses.id).toBe(before.someone_elses.id);
+    // The rebuilt passage index still finds a passage by its own vector.
+    const p = await driver.executeQuery('MATCH (p:Passage) RETURN p.id AS id, p.embedding AS v ORDER BY p.id LIMIT 1');
+    const hit = await driver.executeQuery("CALL db.index.vector.queryNodes('passage_embedding', 1, $v) YIELD node RETURN node.id AS id", {
+      v: p.records[0].get('v'),
+    });
+    expect(hit.records[0].get('id')).toBe(p.records[0].get('id'));
+  } finally {
+    await driver.executeQuery('DROP INDEX someone_elses IF EXISTS');
+  }
 }, 300_000);
 
 test('compactVectorIndexes skips unknown names and keeps a fact index on its relationship type', async () => {

@@ -22,7 +22,7 @@ describe('graph-recall CLI', () => {
   it('--help lists the commands, the ingest options and the configuration variables', async () => {
     const r = await cli(['--help']);
     expect(r.code).toBe(0);
-    for (const cmd of ['serve', 'migrate', 'projection [action]', 'ingest [options] <path>', 'reembed', 'explain [options] <question>']) {
+    for (const cmd of ['serve', 'migrate', 'projection [action]', 'ingest [options] <path>', 'reembed', 'compact', 'explain [options] <question>']) {
       expect(r.stdout).toContain(cmd);
     }
     expect(r.stdout).toMatch(/explain \[options\] <question>\s+print the :param block for a question/);
