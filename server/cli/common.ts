@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { loadConfig, type Config, type EnvOverrides } from '../config.js';
+import type { GraphStore } from '../graph/store.js';
 import type { Services } from '../services.js';
 
 /** An option value that must be an integer >= min (refused by commander, exit code 2, otherwise). */
@@ -28,5 +29,25 @@ export async function withServices<T>(work: (svc: Services) => Promise<T>, env: 
     return await work(svc);
   } finally {
     await svc.store.close();
+  }
+}
+
+/**
+ * Runs a one-shot command that needs the database alone (no embedder, no extractor): the
+ * configuration, a store, a reachable database; the driver is closed afterwards.
+ */
+export async function withStore<T>(work: (store: GraphStore, config: Config) => Promise<T>): Promise<T> {
+  const config: Config = loadConfig();
+  const [{ GraphStore }, { createLogger }, { waitForDatabase }] = await Promise.all([
+    import('../graph/store.js'),
+    import('../logger.js'),
+    import('../startup.js'),
+  ]);
+  const store = GraphStore.connect(config.neo4j);
+  try {
+    await waitForDatabase(store, config.neo4j, createLogger(config.logLevel), COMMAND_WAIT_MS);
+    return await work(store, config);
+  } finally {
+    await store.close();
   }
 }

@@ -1,6 +1,8 @@
 import neo4j from 'neo4j-driver';
 import { isIdentifier } from '../graph/facts.js';
 import type { GraphStore } from '../graph/store.js';
+import { VECTOR_INDEXES } from './embedder-guard.js';
+import { existingFactIndexes } from './fact-indexes.js';
 
 /**
  * Vector indexes written batch by batch end up as one Lucene segment per write transaction
@@ -49,8 +51,5 @@ export async function compactVectorIndexes(store: GraphStore, names: readonly st
 
 /** graph-recall's own vector indexes: entities, passages and the facts of each walked type (fact_<TYPE>). */
 export async function ownVectorIndexes(store: GraphStore): Promise<string[]> {
-  const r = await store.read(
-    "SHOW VECTOR INDEXES YIELD name WHERE name IN ['entity_embedding', 'passage_embedding'] OR name STARTS WITH 'fact_' RETURN name ORDER BY name",
-  );
-  return r.records.map((x) => String(x.get('name')));
+  return [...VECTOR_INDEXES, ...(await existingFactIndexes(store)).keys()].sort();
 }

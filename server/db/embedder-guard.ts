@@ -4,7 +4,8 @@ import { readMigrations } from './migrate.js';
 
 export class EmbedderMismatchError extends Error {}
 
-const VECTOR_INDEXES = ['entity_embedding', 'passage_embedding'];
+/** The node vector indexes: entity names and passages. */
+export const VECTOR_INDEXES = ['entity_embedding', 'passage_embedding'];
 
 /**
  * Vectors from different models cannot be compared. The database records the

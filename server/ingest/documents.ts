@@ -12,6 +12,7 @@ import { embedFacts } from './facts.js';
 import { pipelined } from './pipeline.js';
 import { findSynonyms } from './synonyms.js';
 import { COMPACT_AFTER_BATCHES, compactVectorIndexes } from '../db/compact-indexes.js';
+import { VECTOR_INDEXES } from '../db/embedder-guard.js';
 import type { IngestOptions, IngestSummary, ReadItem, SourceDocument, SourcePassage, SourceProblem, StageSeconds } from './types.js';
 
 /**
@@ -158,7 +159,7 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
   await pipelined(todo.length, batchSize, prepare, commit, (i) => opts.onProgress?.({ stage: 'ingest', done: i, total: todo.length }));
   opts.onProgress?.({ stage: 'ingest', done: todo.length, total: todo.length });
   // A bulk load left one index segment per batch: rebuild before the synonym search queries them.
-  if (todo.length > COMPACT_AFTER_BATCHES * batchSize) await timed('index', () => compactVectorIndexes(store, ['entity_embedding', 'passage_embedding']));
+  if (todo.length > COMPACT_AFTER_BATCHES * batchSize) await timed('index', () => compactVectorIndexes(store, VECTOR_INDEXES));
   summary.synonyms += await timed('synonyms', () => findSynonyms(store, opts.synonymThreshold ?? 0.85, opts.onProgress));
   // The new facts' vectors (fact seeds search them), and any an interrupted run left without one.
   await timed('embed', () => embedFacts(store, ctx.embedder, ['RELATED'], { onProgress: opts.onProgress }));
