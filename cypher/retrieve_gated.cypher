@@ -72,8 +72,8 @@
 // Name seeds: entities whose whole name occurs in the question (full-text
 // index, then a word-boundary check). Caller seeds: Entity.id in $seedIds.
 // Vector seeds: the question embedding against the entity index. HNSW is
-// approximate, so it searches at least 50 wide and the hits are rescored with
-// the exact cosine (the index's own score is (1 + cos) / 2, in float).
+// approximate, so it searches at least 50 wide; a hit's score is (1 + cos) / 2,
+// the same float as vector.similarity.cosine on the stored vector, so the cosine is read off it.
 // Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries
 // the embedding of its sentence "subject predicate object" (fact_<TYPE> index).
 CALL () {
@@ -98,8 +98,8 @@ WITH collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
 // "Melanosis") would be dropped, is searched only for a question that names none.
 CALL (named) {
   WITH named WHERE $vectorSeedsWithNames OR size(named) = 0
-  CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node
-  WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
+  CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node, score
+  WITH node, 2.0 * score - 1.0 AS cosine
   ORDER BY cosine DESC, node.id
   LIMIT $seedK
   WITH node, cosine
@@ -111,18 +111,18 @@ WITH s.node AS node, max(s.cosine) AS cosine, max(s.fixed) AS fixed, collect(DIS
 WITH collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
 // Fact seeds. A question that names entities (name or caller seeds) is matched to their own
 // facts, as the named entities alone replace the vector look-alikes; any other question to the
-// nearest facts of every walked type's index. The $factSeedK best facts, rescored with the exact
-// cosine, seed both their entities.
+// nearest facts of every walked type's index. The $factSeedK best facts (cosine, from the index's
+// score or the stored vector) seed both their entities.
 CALL (raw) {
   CALL (raw) {
     UNWIND [s IN raw WHERE s.fixed > 0 AND $factSeedK > 0 | s.node] AS named
     MATCH (named)-[r]-(:Entity)
     WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
-    RETURN DISTINCT r, gds.similarity.cosine(r.embedding, $questionEmbedding) AS fact
+    RETURN DISTINCT r, (2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0) AS fact
     UNION
     UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.fixed > 0)] AS t
-    CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship
-    RETURN relationship AS r, gds.similarity.cosine(relationship.embedding, $questionEmbedding) AS fact
+    CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship, score
+    RETURN relationship AS r, 2.0 * score - 1.0 AS fact
   }
   WITH r, fact
   ORDER BY fact DESC, elementId(r)
@@ -205,10 +205,10 @@ CALL (act, gates) {
   WITH dst, inflow, sources WHERE $decay * inflow > $threshold
   ORDER BY inflow DESC, dst.id
   WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
-  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS head
+  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | (2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS head
   WITH cands, head, [c IN head | $decay * c.inflow * c.gate] AS incs
   WITH cands, head, CASE WHEN size(incs) < $frontier THEN 0.0 ELSE apoc.coll.sort(incs)[size(incs) - $frontier] END AS bar
-  RETURN head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS gated
+  RETURN head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | (2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS gated
 }
 CALL (act, gated) {
   UNWIND gated AS c
@@ -281,10 +281,10 @@ CALL (act, gates) {
   WITH dst, inflow, sources WHERE $decay * inflow > $threshold
   ORDER BY inflow DESC, dst.id
   WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
-  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS head
+  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | (2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS head
   WITH cands, head, [c IN head | $decay * c.inflow * c.gate] AS incs
   WITH cands, head, CASE WHEN size(incs) < $frontier THEN 0.0 ELSE apoc.coll.sort(incs)[size(incs) - $frontier] END AS bar
-  RETURN head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS gated
+  RETURN head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | (2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS gated
 }
 CALL (act, gated) {
   UNWIND gated AS c
@@ -357,10 +357,10 @@ CALL (act, gates) {
   WITH dst, inflow, sources WHERE $decay * inflow > $threshold
   ORDER BY inflow DESC, dst.id
   WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
-  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS head
+  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | (2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS head
   WITH cands, head, [c IN head | $decay * c.inflow * c.gate] AS incs
   WITH cands, head, CASE WHEN size(incs) < $frontier THEN 0.0 ELSE apoc.coll.sort(incs)[size(incs) - $frontier] END AS bar
-  RETURN head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS gated
+  RETURN head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | (2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS gated
 }
 CALL (act, gated) {
   UNWIND gated AS c
@@ -433,10 +433,10 @@ CALL (act, gates) {
   WITH dst, inflow, sources WHERE $decay * inflow > $threshold
   ORDER BY inflow DESC, dst.id
   WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
-  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS head
+  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | (2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS head
   WITH cands, head, [c IN head | $decay * c.inflow * c.gate] AS incs
   WITH cands, head, CASE WHEN size(incs) < $frontier THEN 0.0 ELSE apoc.coll.sort(incs)[size(incs) - $frontier] END AS bar
-  RETURN head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS gated
+  RETURN head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | (2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS gated
 }
 CALL (act, gated) {
   UNWIND gated AS c
@@ -509,10 +509,10 @@ CALL (act, gates) {
   WITH dst, inflow, sources WHERE $decay * inflow > $threshold
   ORDER BY inflow DESC, dst.id
   WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
-  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS head
+  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | (2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS head
   WITH cands, head, [c IN head | $decay * c.inflow * c.gate] AS incs
   WITH cands, head, CASE WHEN size(incs) < $frontier THEN 0.0 ELSE apoc.coll.sort(incs)[size(incs) - $frontier] END AS bar
-  RETURN head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS gated
+  RETURN head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | (2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS gated
 }
 CALL (act, gated) {
   UNWIND gated AS c
@@ -555,8 +555,8 @@ CALL (topEntities, extraCandidates) {
     RETURN collect({p: p, g: g}) AS graphSide
   }
   CALL () {
-    CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END, $questionEmbedding) YIELD node
-    WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
+    CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END, $questionEmbedding) YIELD node, score
+    WITH node, 2.0 * score - 1.0 AS cosine
     ORDER BY cosine DESC, node.id
     LIMIT $vectorK
     RETURN collect({p: node, g: 0.0}) AS vectorSide
@@ -575,7 +575,7 @@ CALL (topEntities, extraCandidates) {
   WITH collect({p: p, graphRaw: graphRaw, lexicalRank: lexicalRank}) AS cands, max(graphRaw) AS maxRaw
   UNWIND cands AS c
   WITH c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore
-  WITH p, lexicalRank, graphScore, gds.similarity.cosine(p.embedding, $questionEmbedding) AS cosine
+  WITH p, lexicalRank, graphScore, (2.0 * vector.similarity.cosine(p.embedding, $questionEmbedding) - 1.0) AS cosine
   WITH collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
   // blend: $graphWeight x graph score + $vectorWeight x cosine. rrf: reciprocal
   // rank fusion of three rankings of the candidates (graph score, cosine,
@@ -666,7 +666,7 @@ CALL (seeds, act) {
   WITH seed, a, collect({r: r, n: n, reached: act[elementId(n)]}) AS rels
   WITH a, rels, [x IN rels WHERE x.reached IS NOT NULL] AS reached
   UNWIND CASE WHEN size(reached) > 0 THEN [x IN reached | {rels: [x.r], score: x.reached}]
-         ELSE [x IN rels | {rels: [x.r], score: a * reduce(gate_ = 0.0, cos_ IN [emb_ IN [x.n.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)}] END AS f
+         ELSE [x IN rels | {rels: [x.r], score: a * reduce(gate_ = 0.0, cos_ IN [emb_ IN [x.n.descriptionEmbedding] WHERE emb_ IS NOT NULL | (2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)}] END AS f
   RETURN collect(f) AS seedFacts
 }
 CALL (paths, entityPaths, seedFacts) {

@@ -81,8 +81,8 @@
 // Name seeds: entities whose whole name occurs in the question (full-text
 // index, then a word-boundary check). Caller seeds: Entity.id in $seedIds.
 // Vector seeds: the question embedding against the entity index. HNSW is
-// approximate, so it searches at least 50 wide and the hits are rescored with
-// the exact cosine (the index's own score is (1 + cos) / 2, in float).
+// approximate, so it searches at least 50 wide; a hit's score is (1 + cos) / 2,
+// the same float as vector.similarity.cosine on the stored vector, so the cosine is read off it.
 // Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries
 // the embedding of its sentence "subject predicate object" (fact_<TYPE> index).
 CALL () {
@@ -107,8 +107,8 @@ WITH collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
 // "Melanosis") would be dropped, is searched only for a question that names none.
 CALL (named) {
   WITH named WHERE $vectorSeedsWithNames OR size(named) = 0
-  CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node
-  WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
+  CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node, score
+  WITH node, 2.0 * score - 1.0 AS cosine
   ORDER BY cosine DESC, node.id
   LIMIT $seedK
   WITH node, cosine
@@ -120,18 +120,18 @@ WITH s.node AS node, max(s.cosine) AS cosine, max(s.fixed) AS fixed, collect(DIS
 WITH collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
 // Fact seeds. A question that names entities (name or caller seeds) is matched to their own
 // facts, as the named entities alone replace the vector look-alikes; any other question to the
-// nearest facts of every walked type's index. The $factSeedK best facts, rescored with the exact
-// cosine, seed both their entities.
+// nearest facts of every walked type's index. The $factSeedK best facts (cosine, from the index's
+// score or the stored vector) seed both their entities.
 CALL (raw) {
   CALL (raw) {
     UNWIND [s IN raw WHERE s.fixed > 0 AND $factSeedK > 0 | s.node] AS named
     MATCH (named)-[r]-(:Entity)
     WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
-    RETURN DISTINCT r, gds.similarity.cosine(r.embedding, $questionEmbedding) AS fact
+    RETURN DISTINCT r, (2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0) AS fact
     UNION
     UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.fixed > 0)] AS t
-    CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship
-    RETURN relationship AS r, gds.similarity.cosine(relationship.embedding, $questionEmbedding) AS fact
+    CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship, score
+    RETURN relationship AS r, 2.0 * score - 1.0 AS fact
   }
   WITH r, fact
   ORDER BY fact DESC, elementId(r)
@@ -178,8 +178,8 @@ CALL apoc.util.validate(size(created) > 0 AND updatedAt IS NOT NULL AND updatedA
 // equal weight (the name seeds, a fact's two entities) share one exact run, and
 // the passage seeds are grouped by rank into $teleportBuckets runs.
 CALL () {
-  CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $passageSeedK < 50 THEN 50 ELSE $passageSeedK END, $questionEmbedding) YIELD node
-  WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
+  CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $passageSeedK < 50 THEN 50 ELSE $passageSeedK END, $questionEmbedding) YIELD node, score
+  WITH node, 2.0 * score - 1.0 AS cosine
   ORDER BY cosine DESC, node.id
   LIMIT $passageSeedK
   WITH collect({node: node, cosine: cosine}) AS hits
@@ -221,7 +221,7 @@ CALL (entityGroups, entitySeeds, passageSeeds, seeds) {
   // treat X?" while its fact does): structural proximity and query relevance.
   WITH gds.util.asNode(nodeId) AS n, score
   WITH n, score, [s IN seeds WHERE s.node = n AND s.fact IS NOT NULL | s.fact][0] AS fact
-  WITH n, CASE WHEN $gateScores AND n:Entity THEN score * apoc.coll.max([reduce(gate_ = 0.0, cos_ IN [emb_ IN [n.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END), coalesce(fact, 0.0)]) ELSE score END AS score
+  WITH n, CASE WHEN $gateScores AND n:Entity THEN score * apoc.coll.max([reduce(gate_ = 0.0, cos_ IN [emb_ IN [n.descriptionEmbedding] WHERE emb_ IS NOT NULL | (2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END), coalesce(fact, 0.0)]) ELSE score END AS score
   WHERE score > 0
   ORDER BY score DESC, n.id
   RETURN apoc.map.fromPairs(collect(CASE WHEN n:Entity THEN [elementId(n), score] END)) AS act,
@@ -259,8 +259,8 @@ CALL (topEntities, extraCandidates) {
     RETURN collect({p: p, g: g}) AS graphSide
   }
   CALL () {
-    CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END, $questionEmbedding) YIELD node
-    WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
+    CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END, $questionEmbedding) YIELD node, score
+    WITH node, 2.0 * score - 1.0 AS cosine
     ORDER BY cosine DESC, node.id
     LIMIT $vectorK
     RETURN collect({p: node, g: 0.0}) AS vectorSide
@@ -279,7 +279,7 @@ CALL (topEntities, extraCandidates) {
   WITH collect({p: p, graphRaw: graphRaw, lexicalRank: lexicalRank}) AS cands, max(graphRaw) AS maxRaw
   UNWIND cands AS c
   WITH c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore
-  WITH p, lexicalRank, graphScore, gds.similarity.cosine(p.embedding, $questionEmbedding) AS cosine
+  WITH p, lexicalRank, graphScore, (2.0 * vector.similarity.cosine(p.embedding, $questionEmbedding) - 1.0) AS cosine
   WITH collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
   // blend: $graphWeight x graph score + $vectorWeight x cosine. rrf: reciprocal
   // rank fusion of three rankings of the candidates (graph score, cosine,
@@ -370,7 +370,7 @@ CALL (seeds, act) {
   WITH seed, a, collect({r: r, n: n, reached: act[elementId(n)]}) AS rels
   WITH a, rels, [x IN rels WHERE x.reached IS NOT NULL] AS reached
   UNWIND CASE WHEN size(reached) > 0 THEN [x IN reached | {rels: [x.r], score: x.reached}]
-         ELSE [x IN rels | {rels: [x.r], score: a * reduce(gate_ = 0.0, cos_ IN [emb_ IN [x.n.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)}] END AS f
+         ELSE [x IN rels | {rels: [x.r], score: a * reduce(gate_ = 0.0, cos_ IN [emb_ IN [x.n.descriptionEmbedding] WHERE emb_ IS NOT NULL | (2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)}] END AS f
   RETURN collect(f) AS seedFacts
 }
 CALL (paths, entityPaths, seedFacts) {

@@ -35,8 +35,8 @@
 // Name seeds: entities whose whole name occurs in the question (full-text
 // index, then a word-boundary check). Caller seeds: Entity.id in $seedIds.
 // Vector seeds: the question embedding against the entity index. HNSW is
-// approximate, so it searches at least 50 wide and the hits are rescored with
-// the exact cosine (the index's own score is (1 + cos) / 2, in float).
+// approximate, so it searches at least 50 wide; a hit's score is (1 + cos) / 2,
+// the same float as vector.similarity.cosine on the stored vector, so the cosine is read off it.
 // Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries
 // the embedding of its sentence "subject predicate object" (fact_<TYPE> index).
 CALL () {
@@ -61,8 +61,8 @@ WITH collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
 // "Melanosis") would be dropped, is searched only for a question that names none.
 CALL (named) {
   WITH named WHERE $vectorSeedsWithNames OR size(named) = 0
-  CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node
-  WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
+  CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node, score
+  WITH node, 2.0 * score - 1.0 AS cosine
   ORDER BY cosine DESC, node.id
   LIMIT $seedK
   WITH node, cosine
@@ -74,18 +74,18 @@ WITH s.node AS node, max(s.cosine) AS cosine, max(s.fixed) AS fixed, collect(DIS
 WITH collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
 // Fact seeds. A question that names entities (name or caller seeds) is matched to their own
 // facts, as the named entities alone replace the vector look-alikes; any other question to the
-// nearest facts of every walked type's index. The $factSeedK best facts, rescored with the exact
-// cosine, seed both their entities.
+// nearest facts of every walked type's index. The $factSeedK best facts (cosine, from the index's
+// score or the stored vector) seed both their entities.
 CALL (raw) {
   CALL (raw) {
     UNWIND [s IN raw WHERE s.fixed > 0 AND $factSeedK > 0 | s.node] AS named
     MATCH (named)-[r]-(:Entity)
     WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
-    RETURN DISTINCT r, gds.similarity.cosine(r.embedding, $questionEmbedding) AS fact
+    RETURN DISTINCT r, (2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0) AS fact
     UNION
     UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.fixed > 0)] AS t
-    CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship
-    RETURN relationship AS r, gds.similarity.cosine(relationship.embedding, $questionEmbedding) AS fact
+    CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship, score
+    RETURN relationship AS r, 2.0 * score - 1.0 AS fact
   }
   WITH r, fact
   ORDER BY fact DESC, elementId(r)
@@ -107,9 +107,9 @@ WITH [s IN raw | s {.*, activation: apoc.coll.max([s.fixed,
         coalesce(s.fact, 0.0)])}] AS seeds
 // ---- 2. dense passage search (the baseline) ----------------------------------
 CALL () {
-  // Searched at least 50 wide and rescored exactly, as the seeds are.
-  CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $topK < 50 THEN 50 ELSE $topK END, $questionEmbedding) YIELD node
-  WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
+  // Searched at least 50 wide, as the seeds are; the cosine is read off the index's score.
+  CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $topK < 50 THEN 50 ELSE $topK END, $questionEmbedding) YIELD node, score
+  WITH node, 2.0 * score - 1.0 AS cosine
   ORDER BY cosine DESC, node.id
   LIMIT $topK
   RETURN collect({node: node, score: cosine, graphScore: 0.0, vectorScore: cosine}) AS ranked
@@ -123,7 +123,7 @@ CALL (seeds) {
   WITH s.node AS seed, s.activation AS a
   MATCH (seed)-[r]-(n:Entity)
   WHERE type(r) IN $relTypes AND n <> seed
-  WITH seed, r, n, a * reduce(gate_ = 0.0, cos_ IN [emb_ IN [n.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) AS score
+  WITH seed, r, n, a * reduce(gate_ = 0.0, cos_ IN [emb_ IN [n.descriptionEmbedding] WHERE emb_ IS NOT NULL | (2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) AS score
   ORDER BY score DESC, n.id, type(r), seed.id
   LIMIT $factK
   RETURN collect({passageId: null, entityId: n.id, nodes: [seed, n], rels: [r], score: score}) AS entityPaths

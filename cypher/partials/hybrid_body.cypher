@@ -1,13 +1,13 @@
 // ---- 2. hybrid passage search: dense + full-text, fused by reciprocal rank ---
-// Two ranked lists of $hybridK passages each: dense (vector index, rescored
-// with the exact cosine) and lexical (Lucene BM25 over passage title and text).
+// Two ranked lists of $hybridK passages each: dense (vector index, searched
+// at least 50 wide) and lexical (Lucene BM25 over passage title and text).
 // A passage scores sum(1 / ($rrfK + rank)) over the lists it is in. Ranks, not
 // scores, are fused: dense cosines bunched near the top cannot crowd out the
 // full-text hits, as dividing each list by its maximum lets them do.
 CALL () {
   CALL () {
-    CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $hybridK < 50 THEN 50 ELSE $hybridK END, $questionEmbedding) YIELD node
-    WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
+    CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $hybridK < 50 THEN 50 ELSE $hybridK END, $questionEmbedding) YIELD node, score
+    WITH node, 2.0 * score - 1.0 AS cosine
     ORDER BY cosine DESC, node.id
     LIMIT $hybridK
     WITH collect(node) AS hits
@@ -24,7 +24,7 @@ CALL () {
     RETURN hits[i] AS node, 1.0 / ($rrfK + i + 1) AS rrf
   }
   WITH node, sum(rrf) AS rrf
-  WITH node, rrf, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
+  WITH node, rrf, {{COS(node.embedding)}} AS cosine
   ORDER BY rrf DESC, cosine DESC, node.id
   LIMIT $topK
   RETURN collect({node: node, score: rrf, graphScore: 0.0, vectorScore: cosine}) AS ranked

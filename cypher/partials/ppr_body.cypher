@@ -25,8 +25,8 @@ CALL apoc.util.validate(size(created) > 0 AND updatedAt IS NOT NULL AND updatedA
 // equal weight (the name seeds, a fact's two entities) share one exact run, and
 // the passage seeds are grouped by rank into $teleportBuckets runs.
 CALL () {
-  CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $passageSeedK < 50 THEN 50 ELSE $passageSeedK END, $questionEmbedding) YIELD node
-  WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
+  CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $passageSeedK < 50 THEN 50 ELSE $passageSeedK END, $questionEmbedding) YIELD node, score
+  WITH node, 2.0 * score - 1.0 AS cosine
   ORDER BY cosine DESC, node.id
   LIMIT $passageSeedK
   WITH collect({node: node, cosine: cosine}) AS hits

@@ -23,8 +23,8 @@ CALL (topEntities, extraCandidates) {
     RETURN collect({p: p, g: g}) AS graphSide
   }
   CALL () {
-    CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END, $questionEmbedding) YIELD node
-    WITH node, gds.similarity.cosine(node.embedding, $questionEmbedding) AS cosine
+    CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END, $questionEmbedding) YIELD node, score
+    WITH node, 2.0 * score - 1.0 AS cosine
     ORDER BY cosine DESC, node.id
     LIMIT $vectorK
     RETURN collect({p: node, g: 0.0}) AS vectorSide
@@ -43,7 +43,7 @@ CALL (topEntities, extraCandidates) {
   WITH collect({p: p, graphRaw: graphRaw, lexicalRank: lexicalRank}) AS cands, max(graphRaw) AS maxRaw
   UNWIND cands AS c
   WITH c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore
-  WITH p, lexicalRank, graphScore, gds.similarity.cosine(p.embedding, $questionEmbedding) AS cosine
+  WITH p, lexicalRank, graphScore, {{COS(p.embedding)}} AS cosine
   WITH collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
   // blend: $graphWeight x graph score + $vectorWeight x cosine. rrf: reciprocal
   // rank fusion of three rankings of the candidates (graph score, cosine,

@@ -23,6 +23,7 @@ const PARTIALS = path.join(CYPHER_DIR, 'partials');
  * written once for the walk, ppr's read-out and the seeds' facts: {{GATE(n)}}
  * is max(0, cos(n's description embedding, question)), 0 without one; {{STEP_GATE(c)}}
  * is a walk step's gate for candidate c, read from the step-to-step cache first.
+ * {{COS(x)}} is the cosine of vector x and the question embedding.
  */
 const MACROS: [RegExp, string][] = [
   // A walk step's gate for candidate c: from the query's gate cache when an earlier step gated it.
@@ -30,8 +31,13 @@ const MACROS: [RegExp, string][] = [
   [
     /\{\{GATE\((.+?)\)\}\}/g,
     // The 384-float property is read once (reading it is most of the walk's time on a large graph).
-    'reduce(gate_ = 0.0, cos_ IN [emb_ IN [$1.descriptionEmbedding] WHERE emb_ IS NOT NULL | gds.similarity.cosine(emb_, $questionEmbedding)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)',
+    'reduce(gate_ = 0.0, cos_ IN [emb_ IN [$1.descriptionEmbedding] WHERE emb_ IS NOT NULL | {{COS(emb_)}}] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)',
   ],
+  // Neo4j's own vector.similarity.cosine works on the stored array as it is (no list of boxed
+  // numbers as gds.similarity.cosine takes): about twice as fast on 384 dimensions. It computes in
+  // float, as the vector indexes do (within 1e-7 of the exact cosine), and returns (1 + cos) / 2.
+  // It refuses a zero vector; no model writes one, and the API refuses a zero question embedding.
+  [/\{\{COS\((.+?)\)\}\}/g, '(2.0 * vector.similarity.cosine($1, $questionEmbedding) - 1.0)'],
   // Literal entity types (dates, numbers, nationalities): values, never walked from as seeds.
   [/\{\{LITERAL_TYPES\}\}/g, `[${LITERAL_TYPES.map((t) => `'${t}'`).join(', ')}]`],
   [/\{\{WORDS\((.+?)\)\}\}/g, String.raw`trim(apoc.text.regreplace(toLower($1), '[^\\p{L}\\p{N}]+', ' '))`],
