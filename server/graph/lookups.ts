@@ -45,9 +45,10 @@ export async function synonymCandidates(
     `UNWIND $ids AS id
      MATCH (e:Entity {id: id}) WHERE NOT e.type IN $valueTypes AND NOT e:Curated AND e.embedding IS NOT NULL
      CALL (e) {
-       CALL db.index.vector.queryNodes('entity_embedding', 10, e.embedding) YIELD node
-       WITH node WHERE node <> e AND NOT node.type IN $valueTypes AND NOT node:Curated
-       WITH node, gds.similarity.cosine(node.embedding, e.embedding) AS cosine
+       CALL db.index.vector.queryNodes('entity_embedding', 10, e.embedding) YIELD node, score
+       WITH node, score WHERE node <> e AND NOT node.type IN $valueTypes AND NOT node:Curated
+       // The index's score is (1 + cos) / 2: the cosine without reading the neighbour's vector.
+       WITH node, 2.0 * score - 1.0 AS cosine
        WHERE cosine >= $threshold
        RETURN collect({id: node.id, name: node.name, cosine: cosine}) AS near
      }
