@@ -609,7 +609,9 @@ CALL (topEntities, extraCandidates) {
   RETURN collect({node: p, score: score, graphScore: graphScore, vectorScore: vectorScore}) AS ranked
 }
 // Evidence: for each passage, a shortest path over $relTypes from a seed to
-// the most activated entity the passage mentions.
+// the most activated entity the passage mentions: none when it is a seed, the
+// hop from the first seed next to it without a search (a fact before a SAME_AS
+// link when both join them), else a search.
 CALL (ranked, seeds, act) {
   UNWIND ranked AS r
   WITH r.node AS p, seeds, act
@@ -617,25 +619,40 @@ CALL (ranked, seeds, act) {
     MATCH (p)-[:MENTIONS]->(e:Entity)
     WHERE act[elementId(e)] IS NOT NULL
     WITH e ORDER BY act[elementId(e)] DESC, e.id LIMIT 1
-    WITH e, [s IN seeds WHERE s.node = e] AS self
-    CALL (e, self, seeds) {
-      WITH e, self WHERE size(self) > 0
-      RETURN [e] AS pathNodes, [] AS pathRels, 0 AS len
-      UNION
-      WITH e, self, seeds WHERE size(self) = 0
+    WITH e, any(s IN seeds WHERE s.node = e) AS isSeed
+    CALL (e, seeds, isSeed) {
+      UNWIND CASE WHEN isSeed THEN [] ELSE range(0, size(seeds) - 1) END AS i
+      WITH e, i, seeds[i].node AS seed
+      MATCH (seed)-[r]-(e)
+      WHERE type(r) IN $relTypes
+      WITH seed, r ORDER BY i, type(r) = 'SAME_AS', type(r), elementId(r) LIMIT 1
+      RETURN collect({nodes: [seed, e], rels: [r]}) AS hop
+    }
+    CALL (e, seeds, isSeed, hop) {
+      WITH e WHERE isSeed
+      RETURN [e] AS pathNodes, [] AS pathRels
+      UNION ALL
+      WITH hop WHERE size(hop) > 0
+      RETURN hop[0].nodes AS pathNodes, hop[0].rels AS pathRels
+      UNION ALL
+      WITH e, seeds WHERE NOT isSeed AND size(hop) = 0
       UNWIND seeds AS s
       WITH e, s.node AS seed
       MATCH path = shortestPath((seed)-[*..5]-(e))
       WHERE all(rel IN relationships(path) WHERE type(rel) IN $relTypes)
-      RETURN nodes(path) AS pathNodes, relationships(path) AS pathRels, length(path) AS len
+      WITH path ORDER BY length(path) LIMIT 1
+      RETURN nodes(path) AS pathNodes, relationships(path) AS pathRels
     }
-    WITH e, pathNodes, pathRels ORDER BY len LIMIT 1
     RETURN pathNodes, pathRels, act[elementId(e)] AS reach
   }
   RETURN collect({passageId: p.id, entityId: null, nodes: pathNodes, rels: pathRels, score: reach}) AS paths
 }
 // Evidence for entities: a shortest path over $relTypes from a seed to each of
-// the $pathK most activated entities that are not seeds themselves.
+// the $pathK most activated entities that are not seeds themselves (the
+// shortest, then from the most activated seed). An entity next to a seed gets
+// that one hop without a search (a fact before a SAME_AS link when both join
+// them): most answers sit next to a named seed, and a search from a hub to
+// another hub reads both their relationships.
 CALL (topEntities, seeds) {
   UNWIND topEntities AS t
   WITH t, seeds WHERE NOT any(s IN seeds WHERE s.node = t.node)
@@ -645,10 +662,22 @@ CALL (topEntities, seeds) {
   CALL (e, seeds) {
     UNWIND seeds AS s
     WITH e, s.node AS seed, s.activation AS seedActivation
+    MATCH (seed)-[r]-(e)
+    WHERE type(r) IN $relTypes
+    WITH seed, r ORDER BY seedActivation DESC, seed.id, type(r) = 'SAME_AS', type(r), elementId(r) LIMIT 1
+    RETURN collect({nodes: [seed, e], rels: [r]}) AS hop
+  }
+  CALL (e, seeds, hop) {
+    WITH e, seeds WHERE size(hop) = 0
+    UNWIND seeds AS s
+    WITH e, s.node AS seed, s.activation AS seedActivation
     MATCH path = shortestPath((seed)-[*..5]-(e))
     WHERE all(rel IN relationships(path) WHERE type(rel) IN $relTypes)
     WITH path ORDER BY length(path), seedActivation DESC, seed.id LIMIT 1
     RETURN nodes(path) AS pathNodes, relationships(path) AS pathRels
+    UNION ALL
+    WITH hop WHERE size(hop) > 0
+    RETURN hop[0].nodes AS pathNodes, hop[0].rels AS pathRels
   }
   RETURN collect({passageId: null, entityId: e.id, nodes: pathNodes, rels: pathRels, score: a}) AS entityPaths
 }

@@ -1,5 +1,9 @@
 // Evidence for entities: a shortest path over $relTypes from a seed to each of
-// the $pathK most activated entities that are not seeds themselves.
+// the $pathK most activated entities that are not seeds themselves (the
+// shortest, then from the most activated seed). An entity next to a seed gets
+// that one hop without a search (a fact before a SAME_AS link when both join
+// them): most answers sit next to a named seed, and a search from a hub to
+// another hub reads both their relationships.
 CALL (topEntities, seeds) {
   UNWIND topEntities AS t
   WITH t, seeds WHERE NOT any(s IN seeds WHERE s.node = t.node)
@@ -9,10 +13,22 @@ CALL (topEntities, seeds) {
   CALL (e, seeds) {
     UNWIND seeds AS s
     WITH e, s.node AS seed, s.activation AS seedActivation
+    MATCH (seed)-[r]-(e)
+    WHERE type(r) IN $relTypes
+    WITH seed, r ORDER BY seedActivation DESC, seed.id, type(r) = 'SAME_AS', type(r), elementId(r) LIMIT 1
+    RETURN collect({nodes: [seed, e], rels: [r]}) AS hop
+  }
+  CALL (e, seeds, hop) {
+    WITH e, seeds WHERE size(hop) = 0
+    UNWIND seeds AS s
+    WITH e, s.node AS seed, s.activation AS seedActivation
     MATCH path = shortestPath((seed)-[*..5]-(e))
     WHERE all(rel IN relationships(path) WHERE type(rel) IN $relTypes)
     WITH path ORDER BY length(path), seedActivation DESC, seed.id LIMIT 1
     RETURN nodes(path) AS pathNodes, relationships(path) AS pathRels
+    UNION ALL
+    WITH hop WHERE size(hop) > 0
+    RETURN hop[0].nodes AS pathNodes, hop[0].rels AS pathRels
   }
   RETURN collect({passageId: null, entityId: e.id, nodes: pathNodes, rels: pathRels, score: a}) AS entityPaths
 }

@@ -77,7 +77,9 @@ CALL (topEntities, extraCandidates) {
   RETURN collect({node: p, score: score, graphScore: graphScore, vectorScore: vectorScore}) AS ranked
 }
 // Evidence: for each passage, a shortest path over $relTypes from a seed to
-// the most activated entity the passage mentions.
+// the most activated entity the passage mentions: none when it is a seed, the
+// hop from the first seed next to it without a search (a fact before a SAME_AS
+// link when both join them), else a search.
 CALL (ranked, seeds, act) {
   UNWIND ranked AS r
   WITH r.node AS p, seeds, act
@@ -85,19 +87,30 @@ CALL (ranked, seeds, act) {
     MATCH (p)-[:MENTIONS]->(e:Entity)
     WHERE act[elementId(e)] IS NOT NULL
     WITH e ORDER BY act[elementId(e)] DESC, e.id LIMIT 1
-    WITH e, [s IN seeds WHERE s.node = e] AS self
-    CALL (e, self, seeds) {
-      WITH e, self WHERE size(self) > 0
-      RETURN [e] AS pathNodes, [] AS pathRels, 0 AS len
-      UNION
-      WITH e, self, seeds WHERE size(self) = 0
+    WITH e, any(s IN seeds WHERE s.node = e) AS isSeed
+    CALL (e, seeds, isSeed) {
+      UNWIND CASE WHEN isSeed THEN [] ELSE range(0, size(seeds) - 1) END AS i
+      WITH e, i, seeds[i].node AS seed
+      MATCH (seed)-[r]-(e)
+      WHERE type(r) IN $relTypes
+      WITH seed, r ORDER BY i, type(r) = 'SAME_AS', type(r), elementId(r) LIMIT 1
+      RETURN collect({nodes: [seed, e], rels: [r]}) AS hop
+    }
+    CALL (e, seeds, isSeed, hop) {
+      WITH e WHERE isSeed
+      RETURN [e] AS pathNodes, [] AS pathRels
+      UNION ALL
+      WITH hop WHERE size(hop) > 0
+      RETURN hop[0].nodes AS pathNodes, hop[0].rels AS pathRels
+      UNION ALL
+      WITH e, seeds WHERE NOT isSeed AND size(hop) = 0
       UNWIND seeds AS s
       WITH e, s.node AS seed
       MATCH path = shortestPath((seed)-[*..5]-(e))
       WHERE all(rel IN relationships(path) WHERE type(rel) IN $relTypes)
-      RETURN nodes(path) AS pathNodes, relationships(path) AS pathRels, length(path) AS len
+      WITH path ORDER BY length(path) LIMIT 1
+      RETURN nodes(path) AS pathNodes, relationships(path) AS pathRels
     }
-    WITH e, pathNodes, pathRels ORDER BY len LIMIT 1
     RETURN pathNodes, pathRels, act[elementId(e)] AS reach
   }
   RETURN collect({passageId: p.id, entityId: null, nodes: pathNodes, rels: pathRels, score: reach}) AS paths
