@@ -4,7 +4,7 @@
  * answers taken from the graph's own edges, every mode run interleaved through
  * the same code path as the API, next to a bare entity vector-index query.
  *
- *   npm run eval:kg -- [--dataset bench/data/hetionet] [--per-template 12] [--seed 1]
+ *   npm run eval:kg -- [--dataset bench/data/hetionet] [--per-template 12] [--seed 1] [--repeat 3]
  *                      [--modes vector,hybrid,gated,ppr] [--templates treats,presents] [--out <dir>]
  *                      [--variants '{"ppr+gate": {"mode": "ppr", "params": {"gateScores": true}}}']
  *
@@ -138,7 +138,9 @@ async function main() {
     },
   });
   if (values.help) {
-    console.log('usage: npm run eval:kg -- [--dataset bench/data/hetionet] [--per-template 12] [--seed 1] [--repeat 3] [--modes ...] [--templates treats,...] [--out dir]');
+    console.log(
+      'usage: npm run eval:kg -- [--dataset bench/data/hetionet] [--per-template 12] [--seed 1] [--repeat 3] [--modes ...] [--templates treats,...] [--out dir]',
+    );
     return;
   }
   const dataset = path.resolve(values.dataset!);
