@@ -181,6 +181,10 @@ function writeConf() {
       'db.transaction.timeout=0',
       // Check transaction timeouts every 100 ms (default 2 s) so QUERY_TIMEOUT_MS is honoured closely.
       'db.transaction.monitor.check.interval=100ms',
+      // Plans keyed by parameter types only, not also by the size of each string and list value:
+      // with size hints (the default) a question of a new length class re-plans the whole
+      // statement (4-18 s for gated) although the plan is the same.
+      'internal.cypher.use_parameter_size=false',
       '',
     ].join('\n'),
   );

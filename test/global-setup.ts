@@ -17,6 +17,8 @@ export default async function globalSetup(): Promise<void> {
       .withEnvironment({
         NEO4J_PLUGINS: '["apoc","graph-data-science"]',
         NEO4J_dbms_security_procedures_unrestricted: 'apoc.*,gds.*',
+        // As the embedded launcher: plans keyed by parameter types, not each value's size.
+        NEO4J_internal_cypher_use__parameter__size: 'false',
       })
       .withPassword('graph-recall-test')
       .start();
