@@ -89,3 +89,21 @@ export async function ensureCorpus(store: GraphStore, cfg: Config, embedder: Emb
   await store.write("MERGE (m:GraphRecallMeta {key: 'evalCorpus'}) SET m.value = $key", { key });
   return seconds;
 }
+
+/** A dataset folder's corpus.jsonl and dev.jsonl (the bench/data format); a missing one is an error naming --dataset. */
+export function datasetFiles(dataset: string): { dir: string; corpus: string; devFile: string } {
+  const dir = path.resolve(dataset);
+  const corpus = path.join(dir, 'corpus.jsonl');
+  const devFile = path.join(dir, 'dev.jsonl');
+  for (const f of [corpus, devFile]) if (!fs.existsSync(f)) throw new Error(`--dataset: ${f} not found`);
+  return { dir, corpus, devFile };
+}
+
+/** The questions of a dev.jsonl, in file order. */
+export function devQuestions(devFile: string): string[] {
+  return fs
+    .readFileSync(devFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => String(JSON.parse(l).question));
+}

@@ -31,6 +31,7 @@ import { MODE_NAMES, type Mode } from '../server/retrieval/params.js';
 import { ensureProjection } from '../server/retrieval/projection.js';
 import { embedQuestion } from '../server/retrieval/service.js';
 import { ensureCorpus, openDatabase } from './database.js';
+import { percentile } from './metrics.js';
 import { rng } from './random.js';
 
 /** A question template over one relationship type; the anchor is the entity the question names. */
@@ -118,10 +119,7 @@ export function scoreKg(q: KgQuestion, r: Pick<RetrievalResult, 'entities' | 'fa
 
 const pct = (x: number) => (100 * x).toFixed(1);
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
-const p50 = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.floor(s.length / 2)] : NaN;
-};
+const p50 = (xs: number[]) => percentile(xs, 50);
 
 async function main() {
   const { values } = parseArgs({

@@ -35,7 +35,8 @@ import { MODES, type Mode } from '../server/retrieval/params.js';
 import { CYPHER_DIR } from '../server/retrieval/render.js';
 import { manageProjection } from '../server/retrieval/projection.js';
 import { embedQuestion } from '../server/retrieval/service.js';
-import { openCorpus } from './database.js';
+import { datasetFiles, devQuestions, openCorpus } from './database.js';
+import { percentile } from './metrics.js';
 import { rng } from './random.js';
 
 const DIM = 384;
@@ -158,11 +159,6 @@ async function generate(driver: Driver): Promise<void> {
   console.log(`\ngenerated in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 }
 
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
-
 /** A graph to measure on: its store, a retriever and the questions (text where known, and embedding). */
 interface Setup {
   store: GraphStore;
@@ -199,19 +195,12 @@ async function syntheticSetup(): Promise<Setup> {
 }
 
 async function datasetSetup(dataset: string): Promise<Setup> {
-  const dir = path.resolve(dataset);
-  const corpus = path.join(dir, 'corpus.jsonl');
-  const devFile = path.join(dir, 'dev.jsonl');
-  for (const f of [corpus, devFile]) if (!fs.existsSync(f)) throw new Error(`--dataset: ${f} not found`);
+  const { dir, corpus, devFile } = datasetFiles(dataset);
   const appCfg = loadConfig();
   const embedder = await createEmbedder(appCfg);
   const { db, store } = await openCorpus(appCfg, embedder, dir, corpus);
   const retriever = new Retriever(store, { timeoutMs: 120000, allowedRelTypes: appCfg.traverseTypes, pprGraphName: appCfg.pprGraphName });
-  const texts = fs
-    .readFileSync(devFile, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => String(JSON.parse(l).question));
+  const texts = devQuestions(devFile);
   // The warm-up questions come first and are taken from the end of the dev set.
   const picked = [...texts.slice(-cfg.warmup), ...texts.slice(0, cfg.questions)];
   const questions = [];

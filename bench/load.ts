@@ -18,7 +18,6 @@
  * request at once instead of waiting for Retry-After, so a 503 costs little but
  * is not a served request. A 5xx other than 503 is a defect.
  */
-import fs from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -32,7 +31,8 @@ import { createLogger } from '../server/logger.js';
 import { MODE_NAMES, type Mode } from '../server/retrieval/params.js';
 import { embedQuestion } from '../server/retrieval/service.js';
 import { createServices } from '../server/startup.js';
-import { openCorpus } from './database.js';
+import { datasetFiles, devQuestions, openCorpus } from './database.js';
+import { percentile } from './metrics.js';
 
 const { values } = parseArgs({
   options: {
@@ -69,20 +69,12 @@ for (const [name, xs] of [
   if (xs.some((x) => !Number.isInteger(x) || x < 1)) throw new Error(`--${name}: whole numbers >= 1`);
 }
 
-const dir = path.resolve(values.dataset!);
-const corpus = path.join(dir, 'corpus.jsonl');
-const devFile = path.join(dir, 'dev.jsonl');
-for (const f of [corpus, devFile]) if (!fs.existsSync(f)) throw new Error(`--dataset: ${f} not found`);
+const { dir, corpus, devFile } = datasetFiles(values.dataset!);
 
 const base = loadConfig();
 const embedder = await createEmbedder(base);
 const { db } = await openCorpus(base, embedder, dir, corpus);
-const texts = fs
-  .readFileSync(devFile, 'utf8')
-  .split('\n')
-  .filter((l) => l.trim())
-  .slice(0, nQuestions)
-  .map((l) => String(JSON.parse(l).question));
+const texts = devQuestions(devFile).slice(0, nQuestions);
 const bodies: Record<Mode, string[]> = Object.fromEntries(modes.map((m) => [m, [] as string[]])) as Record<Mode, string[]>;
 for (const question of texts) {
   const embedding = values['server-embed'] ? undefined : (await embedQuestion(embedder, { question })).embedding;
@@ -110,11 +102,6 @@ interface Row {
   ok: number;
   other: Record<string, number>;
 }
-
-const pct = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor((q / 100) * s.length))] : NaN;
-};
 
 /**
  * One autocannon run: `c` connections for `duration` s, each request the next question in turn.
@@ -148,7 +135,7 @@ async function load(mode: Mode, c: number, seconds: number): Promise<Row> {
   const { 200: ok = 0, ...other } = statuses;
   if (result.errors || result.timeouts) other.errors = result.errors + result.timeouts;
   // Throughput counts 200s only: a quick refusal is not a served request.
-  return { mode, connections: c, rps: ok / seconds, p50: Math.round(pct(okMs, 50)), p99: Math.round(pct(okMs, 99)), ok, other };
+  return { mode, connections: c, rps: ok / seconds, p50: Math.round(percentile(okMs, 50)), p99: Math.round(percentile(okMs, 99)), ok, other };
 }
 
 const rows: Row[] = [];

@@ -36,3 +36,9 @@ function f1One(prediction: string, gold: string): number {
 export function f1Score(prediction: string, golds: string[]): number {
   return golds.length ? Math.max(...golds.map((g) => f1One(prediction, g))) : 0;
 }
+
+/** The p-th percentile of xs (nearest rank, as the benchmarks report it); NaN for none. */
+export function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : Number.NaN;
+}
