@@ -147,7 +147,12 @@ async function main() {
   const cfg = loadConfig();
   const embedder = await createEmbedder(cfg);
   const { db, store, ingestSeconds } = await openCorpus(cfg, embedder, dataset, corpus);
-  const retriever = new Retriever(store, { timeoutMs: 60000, allowedRelTypes: cfg.traverseTypes, pprGraphName: cfg.pprGraphName });
+  const retriever = new Retriever(store, {
+    timeoutMs: 60000,
+    allowedRelTypes: cfg.traverseTypes,
+    pprGraphName: cfg.pprGraphName,
+    cosineFloor: embedder.cosineFloor,
+  });
   // The offline answer of /v1/answer (its default topK), from the same retrieval result.
   const offline = createExtractiveGenerator();
 

@@ -171,6 +171,7 @@ async function main() {
     timeoutMs: 120000,
     allowedRelTypes: [...new Set([...cfg.traverseTypes, ...types])],
     pprGraphName: cfg.pprGraphName,
+    cosineFloor: embedder.cosineFloor,
   });
   // The floor: one entity vector-index call returning the top K ids, in a read transaction as the modes run.
   const bare = async (embedding: number[]) => {

@@ -199,7 +199,12 @@ async function datasetSetup(dataset: string): Promise<Setup> {
   const appCfg = loadConfig();
   const embedder = await createEmbedder(appCfg);
   const { db, store } = await openCorpus(appCfg, embedder, dir, corpus);
-  const retriever = new Retriever(store, { timeoutMs: 120000, allowedRelTypes: appCfg.traverseTypes, pprGraphName: appCfg.pprGraphName });
+  const retriever = new Retriever(store, {
+    timeoutMs: 120000,
+    allowedRelTypes: appCfg.traverseTypes,
+    pprGraphName: appCfg.pprGraphName,
+    cosineFloor: embedder.cosineFloor,
+  });
   const texts = devQuestions(devFile);
   // The warm-up questions come first and are taken from the end of the dev set.
   const picked = [...texts.slice(-cfg.warmup), ...texts.slice(0, cfg.questions)];

@@ -10,7 +10,8 @@
 //   question              the question text (used only for exact-name seeds; may be empty)
 //   questionEmbedding     the question embedding, same model and dimension as the entity and passage vectors
 //   seedK                 entities taken from the entity vector index as seeds (default 5)
-//   seedMinScore          minimum raw cosine for a vector seed (default 0.2)
+//   seedMinScore          minimum cosine (on the cosineFloor scale) for a vector seed (default 0.2)
+//   cosineFloor           the embedder's cosine between unrelated texts: every cosine to the question (gate, seeds, passages) is used as (cos - cosineFloor) / (1 - cosineFloor), so 0 means unrelated whatever the model; the server sets it from its embedder (default 0)
 //   useNameSeeds          also seed entities whose full name appears in the question (full-text index) (default true)
 //   nameSeedK             at most this many exact-name seeds (default 5)
 //   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone (default false)
@@ -46,6 +47,7 @@
 // :param question => '';
 // :param seedK => 5;
 // :param seedMinScore => 0.2;
+// :param cosineFloor => 0;
 // :param useNameSeeds => true;
 // :param nameSeedK => 5;
 // :param vectorSeedsWithNames => false;
@@ -108,7 +110,7 @@ WITH collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
 CALL (named) {
   WITH named WHERE $vectorSeedsWithNames OR size(named) = 0
   CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node, score
-  WITH node, 2.0 * score - 1.0 AS cosine
+  WITH node, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
   ORDER BY cosine DESC, node.id
   LIMIT $seedK
   WITH node, cosine
@@ -127,11 +129,11 @@ CALL (raw) {
     UNWIND [s IN raw WHERE s.fixed > 0 AND $factSeedK > 0 | s.node] AS named
     MATCH (named)-[r]-(:Entity)
     WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
-    RETURN DISTINCT r, (2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0) AS fact
+    RETURN DISTINCT r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
     UNION
     UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.fixed > 0)] AS t
     CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship, score
-    RETURN relationship AS r, 2.0 * score - 1.0 AS fact
+    RETURN relationship AS r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
   }
   WITH r, fact
   ORDER BY fact DESC, elementId(r)
@@ -179,7 +181,7 @@ CALL apoc.util.validate(size(created) > 0 AND updatedAt IS NOT NULL AND updatedA
 // the passage seeds are grouped by rank into $teleportBuckets runs.
 CALL () {
   CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $passageSeedK < 50 THEN 50 ELSE $passageSeedK END, $questionEmbedding) YIELD node, score
-  WITH node, 2.0 * score - 1.0 AS cosine
+  WITH node, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
   ORDER BY cosine DESC, node.id
   LIMIT $passageSeedK
   WITH collect({node: node, cosine: cosine}) AS hits
@@ -221,7 +223,7 @@ CALL (entityGroups, entitySeeds, passageSeeds, seeds) {
   // treat X?" while its fact does): structural proximity and query relevance.
   WITH gds.util.asNode(nodeId) AS n, score
   WITH n, score, [s IN seeds WHERE s.node = n AND s.fact IS NOT NULL | s.fact][0] AS fact
-  WITH n, CASE WHEN $gateScores AND n:Entity THEN score * apoc.coll.max([reduce(gate_ = 0.0, cos_ IN [emb_ IN [n.descriptionEmbedding] WHERE emb_ IS NOT NULL | (2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END), coalesce(fact, 0.0)]) ELSE score END AS score
+  WITH n, CASE WHEN $gateScores AND n:Entity THEN score * apoc.coll.max([reduce(gate_ = 0.0, cos_ IN [emb_ IN [n.descriptionEmbedding] WHERE emb_ IS NOT NULL | ((2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor))] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END), coalesce(fact, 0.0)]) ELSE score END AS score
   WHERE score > 0
   ORDER BY score DESC, n.id
   RETURN apoc.map.fromPairs(collect(CASE WHEN n:Entity THEN [elementId(n), score] END)) AS act,
@@ -260,7 +262,7 @@ CALL (topEntities, extraCandidates) {
   }
   CALL () {
     CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END, $questionEmbedding) YIELD node, score
-    WITH node, 2.0 * score - 1.0 AS cosine
+    WITH node, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
     ORDER BY cosine DESC, node.id
     LIMIT $vectorK
     RETURN collect({p: node, g: 0.0}) AS vectorSide
@@ -279,7 +281,7 @@ CALL (topEntities, extraCandidates) {
   WITH collect({p: p, graphRaw: graphRaw, lexicalRank: lexicalRank}) AS cands, max(graphRaw) AS maxRaw
   UNWIND cands AS c
   WITH c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore
-  WITH p, lexicalRank, graphScore, (2.0 * vector.similarity.cosine(p.embedding, $questionEmbedding) - 1.0) AS cosine
+  WITH p, lexicalRank, graphScore, ((2.0 * vector.similarity.cosine(p.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
   WITH collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
   // blend: $graphWeight x graph score + $vectorWeight x cosine. rrf: reciprocal
   // rank fusion of three rankings of the candidates (graph score, cosine,
@@ -399,7 +401,7 @@ CALL (seeds, act) {
   WITH seed, a, collect({r: r, n: n, reached: act[elementId(n)]}) AS rels
   WITH a, rels, [x IN rels WHERE x.reached IS NOT NULL] AS reached
   UNWIND CASE WHEN size(reached) > 0 THEN [x IN reached | {rels: [x.r], score: x.reached}]
-         ELSE [x IN rels | {rels: [x.r], score: a * reduce(gate_ = 0.0, cos_ IN [emb_ IN [x.n.descriptionEmbedding] WHERE emb_ IS NOT NULL | (2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)}] END AS f
+         ELSE [x IN rels | {rels: [x.r], score: a * reduce(gate_ = 0.0, cos_ IN [emb_ IN [x.n.descriptionEmbedding] WHERE emb_ IS NOT NULL | ((2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor))] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)}] END AS f
   RETURN collect(f) AS seedFacts
 }
 CALL (paths, entityPaths, seedFacts) {

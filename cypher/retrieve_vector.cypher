@@ -8,7 +8,8 @@
 //   question              the question text (used only for exact-name seeds; may be empty)
 //   questionEmbedding     the question embedding, same model and dimension as the entity and passage vectors
 //   seedK                 entities taken from the entity vector index as seeds (default 5)
-//   seedMinScore          minimum raw cosine for a vector seed (default 0.2)
+//   seedMinScore          minimum cosine (on the cosineFloor scale) for a vector seed (default 0.2)
+//   cosineFloor           the embedder's cosine between unrelated texts: every cosine to the question (gate, seeds, passages) is used as (cos - cosineFloor) / (1 - cosineFloor), so 0 means unrelated whatever the model; the server sets it from its embedder (default 0)
 //   useNameSeeds          also seed entities whose full name appears in the question (full-text index) (default true)
 //   nameSeedK             at most this many exact-name seeds (default 5)
 //   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone (default false)
@@ -22,6 +23,7 @@
 // :param question => '';
 // :param seedK => 5;
 // :param seedMinScore => 0.2;
+// :param cosineFloor => 0;
 // :param useNameSeeds => true;
 // :param nameSeedK => 5;
 // :param vectorSeedsWithNames => false;
@@ -62,7 +64,7 @@ WITH collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
 CALL (named) {
   WITH named WHERE $vectorSeedsWithNames OR size(named) = 0
   CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node, score
-  WITH node, 2.0 * score - 1.0 AS cosine
+  WITH node, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
   ORDER BY cosine DESC, node.id
   LIMIT $seedK
   WITH node, cosine
@@ -81,11 +83,11 @@ CALL (raw) {
     UNWIND [s IN raw WHERE s.fixed > 0 AND $factSeedK > 0 | s.node] AS named
     MATCH (named)-[r]-(:Entity)
     WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
-    RETURN DISTINCT r, (2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0) AS fact
+    RETURN DISTINCT r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
     UNION
     UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.fixed > 0)] AS t
     CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship, score
-    RETURN relationship AS r, 2.0 * score - 1.0 AS fact
+    RETURN relationship AS r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
   }
   WITH r, fact
   ORDER BY fact DESC, elementId(r)
@@ -109,7 +111,7 @@ WITH [s IN raw | s {.*, activation: apoc.coll.max([s.fixed,
 CALL () {
   // Searched at least 50 wide, as the seeds are; the cosine is read off the index's score.
   CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $topK < 50 THEN 50 ELSE $topK END, $questionEmbedding) YIELD node, score
-  WITH node, 2.0 * score - 1.0 AS cosine
+  WITH node, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
   ORDER BY cosine DESC, node.id
   LIMIT $topK
   RETURN collect({node: node, score: cosine, graphScore: 0.0, vectorScore: cosine}) AS ranked
@@ -123,7 +125,7 @@ CALL (seeds) {
   WITH s.node AS seed, s.activation AS a
   MATCH (seed)-[r]-(n:Entity)
   WHERE type(r) IN $relTypes AND n <> seed
-  WITH seed, r, n, a * reduce(gate_ = 0.0, cos_ IN [emb_ IN [n.descriptionEmbedding] WHERE emb_ IS NOT NULL | (2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0)] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) AS score
+  WITH seed, r, n, a * reduce(gate_ = 0.0, cos_ IN [emb_ IN [n.descriptionEmbedding] WHERE emb_ IS NOT NULL | ((2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor))] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) AS score
   ORDER BY score DESC, n.id, type(r), seed.id
   LIMIT $factK
   RETURN collect({passageId: null, entityId: n.id, nodes: [seed, n], rels: [r], score: score}) AS entityPaths

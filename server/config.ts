@@ -50,6 +50,8 @@ const size = z.string().regex(/^\d+(\.\d+)?\s*[kmgt]?b?$/i, 'must be a memory si
 const text = z.string();
 
 const NEO4J_SCHEMES = /^(bolt|neo4j)(\+s|\+ssc)?:\/\/[^/]/;
+/** The embedders EMBEDDER (and the CLI's --embedder) may name. */
+export const EMBEDDERS = ['local', 'e5', 'voyage', 'hash'] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export const envSchema = z.object({
@@ -96,7 +98,11 @@ export const envSchema = z.object({
     'GDS projection name used by ppr mode',
   ),
   // Models
-  EMBEDDER: doc(choice(['local', 'voyage', 'hash']).optional(), 'embedder: local | voyage | hash (hash: tests only)', 'local (voyage if VOYAGE_API_KEY)'),
+  EMBEDDER: doc(
+    choice(EMBEDDERS).optional(),
+    'embedder: local (MiniLM) | e5 (local multilingual-e5-small, npm run setup:e5) | voyage | hash (hash: tests only)',
+    'local (voyage if VOYAGE_API_KEY)',
+  ),
   VOYAGE_API_KEY: doc(text.optional(), 'VoyageAI API key'),
   VOYAGE_MODEL: doc(text.default('voyage-3.5-lite'), 'VoyageAI embedding model'),
   VOYAGE_DIMENSION: doc(int(1, 4096).default('1024'), 'VoyageAI embedding dimension'),
@@ -163,7 +169,7 @@ export interface Config {
     embedded?: boolean;
   };
   queryTimeoutMs: number;
-  embedder: 'local' | 'voyage' | 'hash';
+  embedder: (typeof EMBEDDERS)[number];
   voyage: { apiKey: string | undefined; model: string; dimension: number; baseUrl: string | undefined };
   /** GRAPH_RECALL_MODEL_DIR: a provisioned local model folder; undefined = the one `npm run setup` provisions. */
   modelDir: string | undefined;

@@ -50,8 +50,13 @@ function lazy<T>(create: () => Promise<T>): () => Promise<T> {
   return () => (made ??= create());
 }
 
-export function createRetriever(store: GraphStore, config: Config): Retriever {
-  return new Retriever(store, { timeoutMs: config.queryTimeoutMs, allowedRelTypes: config.traverseTypes, pprGraphName: config.pprGraphName });
+export function createRetriever(store: GraphStore, config: Config, embedder: Pick<Embedder, 'cosineFloor'>): Retriever {
+  return new Retriever(store, {
+    timeoutMs: config.queryTimeoutMs,
+    allowedRelTypes: config.traverseTypes,
+    pprGraphName: config.pprGraphName,
+    cosineFloor: embedder.cosineFloor,
+  });
 }
 
 /**
@@ -66,7 +71,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   return {
     config,
     store,
-    retriever: createRetriever(store, config),
+    retriever: createRetriever(store, config, embedder),
     embedder,
     logger,
     extractor: overrides.extractor ?? lazy(() => createExtractor(config)),
@@ -348,6 +353,7 @@ export async function startServer(config: Config, overrides: ServiceOverrides = 
       timeoutMs: served.queryTimeoutMs,
       allowedRelTypes: served.traverseTypes,
       pprGraphName: served.pprGraphName,
+      cosineFloor: embedder.cosineFloor,
     });
     const full: Services = { ...base, config: served, retriever };
     svc = full;

@@ -7,7 +7,7 @@
 CALL () {
   CALL () {
     CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $hybridK < 50 THEN 50 ELSE $hybridK END, $questionEmbedding) YIELD node, score
-    WITH node, 2.0 * score - 1.0 AS cosine
+    WITH node, {{SCORE_COS(score)}} AS cosine
     ORDER BY cosine DESC, node.id
     LIMIT $hybridK
     WITH collect(node) AS hits

@@ -26,7 +26,7 @@ CALL apoc.util.validate(size(created) > 0 AND updatedAt IS NOT NULL AND updatedA
 // the passage seeds are grouped by rank into $teleportBuckets runs.
 CALL () {
   CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $passageSeedK < 50 THEN 50 ELSE $passageSeedK END, $questionEmbedding) YIELD node, score
-  WITH node, 2.0 * score - 1.0 AS cosine
+  WITH node, {{SCORE_COS(score)}} AS cosine
   ORDER BY cosine DESC, node.id
   LIMIT $passageSeedK
   WITH collect({node: node, cosine: cosine}) AS hits

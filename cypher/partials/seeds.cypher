@@ -29,7 +29,7 @@ WITH collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
 CALL (named) {
   WITH named WHERE $vectorSeedsWithNames OR size(named) = 0
   CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node, score
-  WITH node, 2.0 * score - 1.0 AS cosine
+  WITH node, {{SCORE_COS(score)}} AS cosine
   ORDER BY cosine DESC, node.id
   LIMIT $seedK
   WITH node, cosine
@@ -52,7 +52,7 @@ CALL (raw) {
     UNION
     UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.fixed > 0)] AS t
     CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship, score
-    RETURN relationship AS r, 2.0 * score - 1.0 AS fact
+    RETURN relationship AS r, {{SCORE_COS(score)}} AS fact
   }
   WITH r, fact
   ORDER BY fact DESC, elementId(r)

@@ -24,7 +24,7 @@ CALL (topEntities, extraCandidates) {
   }
   CALL () {
     CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END, $questionEmbedding) YIELD node, score
-    WITH node, 2.0 * score - 1.0 AS cosine
+    WITH node, {{SCORE_COS(score)}} AS cosine
     ORDER BY cosine DESC, node.id
     LIMIT $vectorK
     RETURN collect({p: node, g: 0.0}) AS vectorSide

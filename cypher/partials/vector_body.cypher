@@ -2,7 +2,7 @@
 CALL () {
   // Searched at least 50 wide, as the seeds are; the cosine is read off the index's score.
   CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $topK < 50 THEN 50 ELSE $topK END, $questionEmbedding) YIELD node, score
-  WITH node, 2.0 * score - 1.0 AS cosine
+  WITH node, {{SCORE_COS(score)}} AS cosine
   ORDER BY cosine DESC, node.id
   LIMIT $topK
   RETURN collect({node: node, score: cosine, graphScore: 0.0, vectorScore: cosine}) AS ranked

@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { type Config, loadConfig } from '../config.js';
+import { type Config, EMBEDDERS, loadConfig } from '../config.js';
 import { MODE_NAMES, MODES, type Mode } from '../retrieval/params.js';
 
 interface ExplainFlags {
@@ -49,9 +49,7 @@ export function explainCommand(program: Command): void {
         })
         .default([], 'none'),
     )
-    .addOption(
-      new Option('--embedder <name>', 'embedder (default: EMBEDDER); must be the one the database was built with').choices(['local', 'voyage', 'hash']),
-    )
+    .addOption(new Option('--embedder <name>', 'embedder (default: EMBEDDER); must be the one the database was built with').choices(EMBEDDERS))
     .action(async (rawQuestion: string, flags: ExplainFlags, cmd: Command) => {
       // Parsed and validated exactly as the API does it (trimmed question, strict params, allow-listed relTypes).
       const [{ questionSchema }, { validateParams }, { AppError }, { paramBlock }] = await Promise.all([
@@ -102,11 +100,20 @@ export function explainCommand(program: Command): void {
  * is built on a driver that never connects.
  */
 async function effectiveParams(config: Config, mode: Mode, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const [{ GraphStore }, { Retriever }] = await Promise.all([import('../graph/store.js'), import('../retrieval/client.js')]);
+  const [{ GraphStore }, { Retriever }, { cosineFloorOf }] = await Promise.all([
+    import('../graph/store.js'),
+    import('../retrieval/client.js'),
+    import('../embedders/index.js'),
+  ]);
   const store = GraphStore.connect(config.neo4j);
   try {
     // As startup.ts's createRetriever builds it (that module would load the whole server).
-    const retriever = new Retriever(store, { timeoutMs: config.queryTimeoutMs, allowedRelTypes: config.traverseTypes, pprGraphName: config.pprGraphName });
+    const retriever = new Retriever(store, {
+      timeoutMs: config.queryTimeoutMs,
+      allowedRelTypes: config.traverseTypes,
+      pprGraphName: config.pprGraphName,
+      cosineFloor: cosineFloorOf(config.embedder),
+    });
     return retriever.effectiveParams(mode, params);
   } finally {
     await store.close();

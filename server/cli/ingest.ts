@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { Config } from '../config.js';
+import { type Config, EMBEDDERS } from '../config.js';
 import type { IngestFormat, IngestSummary } from '../ingest/index.js';
 import { intAtLeast, withServices } from './common.js';
 
@@ -39,7 +39,7 @@ export function ingestCommand(program: Command): void {
     .argument('<path>', 'a .jsonl file, a folder of .txt/.md files, or a Hetionet folder')
     .addOption(new Option('--format <format>', 'input format (default: detected from <path>)').choices(['jsonl', 'folder', 'hetionet']))
     .addOption(new Option('--extractor <name>', 'entity extractor (default: EXTRACTOR)').choices(['offline', 'anthropic']))
-    .addOption(new Option('--embedder <name>', 'embedder (default: EMBEDDER)').choices(['local', 'voyage', 'hash']))
+    .addOption(new Option('--embedder <name>', 'embedder (default: EMBEDDER)').choices(EMBEDDERS))
     .addOption(new Option('--batch <n>', 'documents per transaction (default 64)').argParser(intAtLeast(1)))
     .addOption(new Option('--chunk-size <n>', 'characters per passage (default 1200)').argParser(intAtLeast(100)))
     .addOption(new Option('--chunk-overlap <n>', 'characters shared by consecutive passages (default 200)').argParser(intAtLeast(0)))

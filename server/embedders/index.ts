@@ -1,10 +1,11 @@
 import type { Config } from '../config.js';
+import { createE5Embedder, E5_COSINE_FLOOR } from './e5.js';
 import { createHashEmbedder } from './hash.js';
 import { createLocalEmbedder } from './local.js';
 import type { Embedder } from './types.js';
 import { createVoyageEmbedder } from './voyage.js';
 
-/** The configured embedder: voyage with VOYAGE_API_KEY, else the local ONNX model; hash only when asked for (tests). */
+/** The configured embedder: voyage with VOYAGE_API_KEY, else the local ONNX model; e5 (the optional local multilingual-e5-small) and hash only when asked for (tests). */
 export async function createEmbedder(cfg: Pick<Config, 'embedder' | 'voyage' | 'modelDir'> & Partial<Pick<Config, 'embed'>>): Promise<Embedder> {
   switch (cfg.embedder) {
     case 'voyage':
@@ -12,7 +13,14 @@ export async function createEmbedder(cfg: Pick<Config, 'embedder' | 'voyage' | '
       return createVoyageEmbedder({ apiKey: cfg.voyage.apiKey, model: cfg.voyage.model, dimension: cfg.voyage.dimension, baseUrl: cfg.voyage.baseUrl });
     case 'hash':
       return createHashEmbedder(384);
+    case 'e5':
+      return createE5Embedder({ maxQueue: cfg.embed?.maxQueue });
     case 'local':
       return createLocalEmbedder({ modelDir: cfg.modelDir, workers: cfg.embed?.workers, threads: cfg.embed?.threads, maxQueue: cfg.embed?.maxQueue });
   }
+}
+
+/** The configured embedder's cosine of unrelated texts (Embedder.cosineFloor) without loading it. */
+export function cosineFloorOf(embedder: Config['embedder']): number {
+  return embedder === 'e5' ? E5_COSINE_FLOOR : 0;
 }

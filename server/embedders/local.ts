@@ -34,20 +34,20 @@ export interface LocalEmbedderOptions {
   maxQueue?: number;
 }
 
-/** Finds scripts/setup-model.mjs above this file (works from server/ under tsx and from dist/). */
-async function loadSetup(): Promise<SetupModule> {
+/** Imports scripts/<file> found above this file (works from server/ under tsx and from dist/). */
+export async function loadScript<T>(file: string): Promise<T> {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    const candidate = join(dir, 'scripts', 'setup-model.mjs');
-    if (existsSync(candidate)) return (await import(candidate)) as SetupModule;
+    const candidate = join(dir, 'scripts', file);
+    if (existsSync(candidate)) return (await import(candidate)) as T;
     const up = dirname(dir);
-    if (up === dir) throw new Error('scripts/setup-model.mjs not found above ' + fileURLToPath(import.meta.url));
+    if (up === dir) throw new Error(`scripts/${file} not found above ${fileURLToPath(import.meta.url)}`);
     dir = up;
   }
 }
 
 async function resolveModelDir(opts: LocalEmbedderOptions): Promise<string> {
-  const setup = await loadSetup();
+  const setup = await loadScript<SetupModule>('setup-model.mjs');
   const explicit = opts.modelDir;
   const quiet = (): void => {};
   if (explicit || opts.provision === false) {

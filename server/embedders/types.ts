@@ -5,6 +5,12 @@ export interface Embedder {
   /** Stable identifier stored with the data, e.g. "local:all-MiniLM-L6-v2". */
   readonly id: string;
   readonly dimension: number;
+  /**
+   * The cosine this model gives unrelated texts, where its scale starts (0 when omitted). Retrieval
+   * and synonym thresholds use cosines as (cos - floor) / (1 - floor), so their constants mean the
+   * same with every model.
+   */
+  readonly cosineFloor?: number;
   /** Returns one L2-normalised vector per input, in order. */
   embed(texts: string[], kind: EmbedKind): Promise<number[][]>;
   /** Releases what the embedder holds (worker threads, model sessions); optional. */

@@ -10,7 +10,7 @@ import { describeForEmbedding, meanOfMentioningPassages, resolveEntities } from 
 import { toPassages } from './sources/index.js';
 import { embedFacts } from './facts.js';
 import { pipelined } from './pipeline.js';
-import { findSynonyms } from './synonyms.js';
+import { findSynonyms, onEmbedderScale, SYNONYM_COSINE } from './synonyms.js';
 import { COMPACT_AFTER_BATCHES, compactVectorIndexes } from '../db/compact-indexes.js';
 import { VECTOR_INDEXES } from '../db/embedder-guard.js';
 import type { IngestOptions, IngestSummary, ReadItem, SourceDocument, SourcePassage, SourceProblem, StageSeconds } from './types.js';
@@ -160,7 +160,9 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
   opts.onProgress?.({ stage: 'ingest', done: todo.length, total: todo.length });
   // A bulk load left one index segment per batch: rebuild before the synonym search queries them.
   if (todo.length > COMPACT_AFTER_BATCHES * batchSize) await timed('index', () => compactVectorIndexes(store, VECTOR_INDEXES));
-  summary.synonyms += await timed('synonyms', () => findSynonyms(store, opts.synonymThreshold ?? 0.85, opts.onProgress));
+  summary.synonyms += await timed('synonyms', () =>
+    findSynonyms(store, opts.synonymThreshold ?? onEmbedderScale(SYNONYM_COSINE, ctx.embedder.cosineFloor), opts.onProgress),
+  );
   // The new facts' vectors (fact seeds search them), and any an interrupted run left without one.
   await timed('embed', () => embedFacts(store, ctx.embedder, ['RELATED'], { onProgress: opts.onProgress }));
   if (opts.refreshProjection !== false) {

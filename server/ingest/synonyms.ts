@@ -28,6 +28,17 @@ export function numeralsAgree(a: string, b: string): boolean {
  * (the lookups are CPU-bound in Neo4j); each chunk's edges are written and its
  * entities marked done in one transaction, so an interrupted pass resumes.
  */
+/** Two entity names this similar (cosine, on a model whose unrelated texts score 0) are taken as one thing. */
+export const SYNONYM_COSINE = 0.85;
+
+/**
+ * A cosine threshold t set for a model whose unrelated texts score 0, on the scale of one whose
+ * unrelated texts score `floor` (Embedder.cosineFloor): floor + t x (1 - floor). MiniLM: t itself.
+ */
+export function onEmbedderScale(t: number, floor = 0): number {
+  return floor + t * (1 - floor);
+}
+
 export async function findSynonyms(store: GraphStore, threshold: number, onProgress?: IngestOptions['onProgress']): Promise<number> {
   const ids = await synonymsPendingIds(store);
   const chunks: string[][] = [];

@@ -51,6 +51,7 @@ export interface IngestOptions {
   strict?: boolean;
   chunkSize?: number;
   chunkOverlap?: number;
+  /** Raw cosine for a SAME_AS edge; default SYNONYM_COSINE on the embedder's scale (onEmbedderScale). */
   synonymThreshold?: number;
   refreshProjection?: boolean;
   /**

