@@ -64,6 +64,15 @@ class Engine {
     };
     this.child.on('error', (e) => fail(`could not run (${e.message})`));
     this.child.on('exit', (code, signal) => fail(`exited (${signal ?? `code ${code}`})`));
+    this.hold(false);
+  }
+
+  /** An idle engine never keeps the process alive (as the MiniLM pool's idle workers); a busy one does. */
+  private hold(busy: boolean): void {
+    for (const h of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as { ref(): void; unref(): void }[]) {
+      if (busy) h.ref();
+      else h.unref();
+    }
   }
 
   send(job: Job): void {
@@ -77,6 +86,7 @@ class Engine {
       parts.push(u32(b.length), b);
     }
     this.waiting.push(job);
+    this.hold(true);
     this.child.stdin.write(Buffer.concat(parts));
   }
 
@@ -112,6 +122,7 @@ class Engine {
       this.buf = this.buf.subarray(8 + bytes);
       job.resolve(out);
     }
+    if (!this.waiting.length) this.hold(false);
   }
 }
 

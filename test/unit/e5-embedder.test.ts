@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { createE5Embedder, E5_MODEL_ID } from '../../server/embedders/e5.js';
 import type { Embedder } from '../../server/embedders/types.js';
 import { AppError } from '../../server/errors.js';
@@ -75,4 +80,20 @@ describe('e5 embedder (multilingual-e5-small 4-bit, C engine over a pipe)', () =
     await tiny.close?.();
     await expect(tiny.embed(['after close'], 'document')).rejects.toThrow(/closed/);
   });
+
+  it('never keeps a process alive when idle: a script that embeds and never closes it exits', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'e5-exit-'));
+    const script = join(dir, 'embed-and-leave.mts');
+    const module = resolve('server/embedders/e5.ts');
+    writeFileSync(
+      script,
+      `import { createE5Embedder } from ${JSON.stringify(module)};\n` +
+        'const e = await createE5Embedder();\n' +
+        "const [v] = await e.embed(['first'], 'query');\n" +
+        // A call made after the engine went idle is still answered (the busy engine holds the process).
+        "setTimeout(async () => { const [w] = await e.embed(['later'], 'document'); console.log(v.length, w.length); }, 300);\n",
+    );
+    const { stdout } = await promisify(execFile)(resolve('node_modules/.bin/tsx'), [script], { timeout: 120_000 });
+    expect(stdout.trim()).toBe('384 384');
+  }, 180_000);
 });
