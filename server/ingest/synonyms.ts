@@ -19,15 +19,6 @@ export function numeralsAgree(a: string, b: string): boolean {
   return marks(a) === marks(b);
 }
 
-/**
- * SAME_AS edges between each new entity and its nearest neighbours in the
- * entity vector index with cosine >= threshold: k lookups per entity, never an
- * all-pairs pass. Literal types and curated entities (whose ids are already
- * canonical: on Hetionet, embeddings would merge CYP3A4 with CYP3A5) are
- * skipped, and numbers must agree. Two workers
- * (the lookups are CPU-bound in Neo4j); each chunk's edges are written and its
- * entities marked done in one transaction, so an interrupted pass resumes.
- */
 /** Two entity names this similar (cosine, on a model whose unrelated texts score 0) are taken as one thing. */
 export const SYNONYM_COSINE = 0.85;
 
@@ -39,6 +30,15 @@ export function onEmbedderScale(t: number, floor = 0): number {
   return floor + t * (1 - floor);
 }
 
+/**
+ * SAME_AS edges between each new entity and its nearest neighbours in the
+ * entity vector index with cosine >= threshold: k lookups per entity, never an
+ * all-pairs pass. Literal types and curated entities (whose ids are already
+ * canonical: on Hetionet, embeddings would merge CYP3A4 with CYP3A5) are
+ * skipped, and numbers must agree. Two workers
+ * (the lookups are CPU-bound in Neo4j); each chunk's edges are written and its
+ * entities marked done in one transaction, so an interrupted pass resumes.
+ */
 export async function findSynonyms(store: GraphStore, threshold: number, onProgress?: IngestOptions['onProgress']): Promise<number> {
   const ids = await synonymsPendingIds(store);
   const chunks: string[][] = [];

@@ -21,8 +21,7 @@ export const COMMON_PARAMS = {
   seedMinScore: { schema: num(-1, 1), default: 0.2, doc: 'minimum cosine (on the cosineFloor scale) for a vector seed' },
   cosineFloor: {
     schema: num(-1, 0.99),
-    // The server sets it from its embedder (EMBEDDER): local MiniLM 0, e5 0.75. Measured, the mean
-    // cosine of every dev question to every passage: MiniLM 0.041 / 0.038, e5 0.749 / 0.758 (MuSiQue / HotpotQA).
+    // The server sets it from its embedder (Embedder.cosineFloor: MiniLM 0, e5 E5_COSINE_FLOOR, measured there).
     default: 0,
     doc: "the embedder's cosine between unrelated texts: every cosine to the question (gate, seeds, passages) is used as (cos - cosineFloor) / (1 - cosineFloor), so 0 means unrelated whatever the model; the server sets it from its embedder",
   },
