@@ -13,6 +13,9 @@ export interface ParamSpec {
   doc: string;
 }
 
+/** The push rounds unrolled in retrieve_ppr.cypher (engine push). */
+export const MAX_PUSH_ROUNDS = 6;
+
 const num = (min: number, max: number) => z.number().finite().min(min).max(max);
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
@@ -110,6 +113,22 @@ export const PPR_PARAMS = {
     default: DEFAULT_PPR_GRAPH_NAME,
     doc: 'GDS projection name (see cypher/ppr_projection.cypher)',
   },
+  engine: {
+    schema: z.enum(['gds', 'push']),
+    default: 'gds',
+    doc: 'how PageRank is computed: gds = GDS runs over the projection $graphName; push = a local push in Cypher over the stored graph (no projection, no GDS; pushRounds, pushEpsilon, pushFrontier)',
+  },
+  pushRounds: {
+    schema: int(1, MAX_PUSH_ROUNDS),
+    default: 5,
+    doc: `engine push: rounds (1-${MAX_PUSH_ROUNDS}); what is left after them is (damping ^ rounds) of the teleport weight`,
+  },
+  pushEpsilon: {
+    schema: num(0, 1),
+    default: 1e-4,
+    doc: 'engine push: a node pushes only when its residual exceeds this x the total teleport weight x its degree (smaller residuals wait; 0 = every node pushes)',
+  },
+  pushFrontier: { schema: int(1, 10000), default: 1000, doc: 'engine push: at most this many nodes push per round, the largest residuals first' },
   dampingFactor: { schema: num(0, 0.99), default: 0.5, doc: 'PageRank damping (HippoRAG 0.5; GDS default 0.85)' },
   maxIterations: { schema: int(1, 200), default: 30, doc: 'PageRank iterations at most' },
   tolerance: { schema: num(0, 1), default: 1e-7, doc: 'PageRank convergence tolerance' },

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../config.js';
 import { DEFAULT_PPR_GRAPH_NAME, LITERAL_TYPES, PROJECTION_TYPES } from '../graph/facts.js';
-import { MODES, type Mode, type ParamSpec } from './params.js';
+import { MAX_PUSH_ROUNDS, MODES, type Mode, type ParamSpec } from './params.js';
 
 /**
  * Renders the committed cypher/ files from cypher/partials/ and the parameter
@@ -147,14 +147,25 @@ const MODE_ABOUT: Record<Mode, { title: string; about: string[]; body: () => str
     ],
   },
   ppr: {
-    title: 'graph-recall: ppr mode - Personalized PageRank with Neo4j GDS (one statement, read-only)',
+    title: 'graph-recall: ppr mode - Personalized PageRank with Neo4j GDS or a local push (one statement, read-only)',
     about: [
-      'Seeds as in gated mode; Personalized PageRank from the seeds (weighted by activation) on the',
-      'GDS projection $graphName (entities and passages; MENTIONS, RELATED, SAME_AS; undirected,',
-      'weighted). Needs the projection: see cypher/ppr_projection.cypher. Then the same passage',
-      'scoring as gated mode, with each passage node also adding its own PageRank score.',
+      'Seeds as in gated mode; Personalized PageRank from the seeds (weighted by activation) over',
+      'entities and passages (MENTIONS, RELATED, SAME_AS; undirected, weighted). $engine gds runs',
+      'GDS PageRank on the projection $graphName (see cypher/ppr_projection.cypher); $engine push',
+      'computes it in Cypher on the stored graph, $pushRounds rounds, no projection. Then the same',
+      'passage scoring as gated mode, with each passage node also adding its own PageRank score.',
     ],
-    body: () => [partial('seeds'), partial('ppr_body'), partial('select'), partial('facts_walk'), partial('return')],
+    body: () => [
+      partial('seeds'),
+      partial('ppr_body'),
+      partial('ppr_push_start'),
+      ...Array.from({ length: MAX_PUSH_ROUNDS }, (_, i) => partial('ppr_push_step').replaceAll('{{K}}', String(i + 1))),
+      partial('ppr_push_end'),
+      partial('ppr_scores'),
+      partial('select'),
+      partial('facts_walk'),
+      partial('return'),
+    ],
   },
   vector: {
     title: 'graph-recall: vector mode - plain dense passage search, the baseline (one statement, read-only)',

@@ -245,15 +245,81 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     const res = await retriever.retrieve({ mode: 'ppr', questionEmbedding: q, params: p });
     const seeds = vectorSeeds(ref, q, p.seedK, p.seedMinScore);
     const teleport = exactWeights ? seeds : seeds.map((s) => ({ ...s, activation: 1 }));
-    const scores = pprScores(ref, teleport, 0.5, ['MENTIONS', 'RELATED', 'SAME_AS']);
+    expectPpr(res, pprScores(ref, teleport, 0.5, ['MENTIONS', 'RELATED', 'SAME_AS']), p);
+  });
+
+  // Caller seeds all weigh 1 (and, named, stand alone: no vector seeds): one GDS run over the
+  // group, which sums the seeds' PageRanks (GDS does not divide by the number of source nodes),
+  // so each seed counts once, not once per member of its group. A second group (the vector
+  // seeds, kept by vectorSeedsWithNames) makes the group's weight matter.
+  test('ppr mode with a group of equal-weight seeds equals the reference', async () => {
+    const vector = vectorSeeds(ref, q, pprExact.seedK, pprExact.seedMinScore).map((s) => s.id);
+    const seedIds = ref.entities
+      .map((e) => e.id)
+      .filter((id) => !vector.includes(id))
+      .slice(0, 3);
+    const p = { ...pprExact, seedIds, vectorSeedsWithNames: true };
+    const res = await retriever.retrieve({ mode: 'ppr', questionEmbedding: q, params: p });
+    const teleport = withCallerSeeds(vectorSeeds(ref, q, p.seedK, p.seedMinScore), p.seedIds);
+    expect(teleport.filter((s) => s.activation === 1).length).toBeGreaterThanOrEqual(3);
+    expect(teleport.filter((s) => s.activation < 1).length).toBeGreaterThanOrEqual(1);
+    expect(res.seeds.map((s) => s.id).sort()).toEqual(teleport.map((s) => s.id).sort());
+    expectPpr(res, pprScores(ref, teleport, 0.5, ['MENTIONS', 'RELATED', 'SAME_AS']), p);
+  });
+
+  // The push engine, nothing held back (pushEpsilon 0, a frontier larger than the graph), is the
+  // PageRank series cut after pushRounds terms: the reference's power iteration stopped there.
+  test.each([
+    { exactWeights: true, pushRounds: 1 },
+    { exactWeights: true, pushRounds: 4 },
+    { exactWeights: false, pushRounds: 6 },
+  ])('ppr push engine equals the reference series (%o)', async ({ exactWeights, pushRounds }) => {
+    const p = { ...pprExact, exactWeights, engine: 'push', pushRounds, pushEpsilon: 0, pushFrontier: 10000 };
+    const res = await retriever.retrieve({ mode: 'ppr', questionEmbedding: q, params: p });
+    const seeds = vectorSeeds(ref, q, p.seedK, p.seedMinScore);
+    const teleport = exactWeights ? seeds : seeds.map((s) => ({ ...s, activation: 1 }));
+    expectPpr(res, pprScores(ref, teleport, 0.5, ['MENTIONS', 'RELATED', 'SAME_AS'], { maxIterations: pushRounds, tolerance: 0 }), p);
+  });
+
+  // The push engine reads the stored graph: it answers with the projection dropped.
+  test('ppr push engine needs no GDS projection', async () => {
+    await manageProjection(driver, 'drop', { graphName: 'graph_recall_ppr' });
+    try {
+      const res = await retriever.retrieve({ mode: 'ppr', questionEmbedding: q, params: { ...common, engine: 'push' } });
+      expect(res.entities.length).toBeGreaterThan(0);
+      await expect(retriever.retrieve({ mode: 'ppr', questionEmbedding: q, params: { ...common, engine: 'gds' } })).rejects.toThrow(/projection/);
+    } finally {
+      await manageProjection(driver, 'refresh', { graphName: 'graph_recall_ppr' });
+    }
+  });
+
+  const pprExact = {
+    ...common,
+    dampingFactor: 0.5,
+    maxIterations: 200,
+    tolerance: 1e-12,
+    exactWeights: true,
+    // The reference is PageRank alone, without the gate at read-out.
+    gateScores: false,
+    graphWeight: 0.7,
+    vectorWeight: 0.3,
+    fusion: 'blend' as const,
+  };
+
+  function expectPpr(res: Awaited<ReturnType<Retriever['retrieve']>>, scores: Map<string, number>, p: typeof pprExact) {
     const entityIds = new Set(ref.entities.map((e) => e.id));
     const act = new Map([...scores].filter(([id, s]) => entityIds.has(id) && s > 0));
     const extra = [...scores].filter(([id, s]) => !entityIds.has(id) && s > 0).map(([id, s]) => ({ id, g: s }));
     const expected = selectPassages(ref, q, act, extra, p);
     expectClose(res.entities, expected.entities, ['activation']);
     expectClose(res.passages, expected.passages, ['score', 'graphScore', 'vectorScore']);
-  });
+  }
 });
+
+/** Caller seeds (params.seedIds) join the vector seeds at activation 1. */
+function withCallerSeeds(seeds: { id: string; activation: number }[], ids: string[]) {
+  return [...seeds.filter((s) => !ids.includes(s.id)), ...ids.map((id) => ({ id, activation: 1 }))];
+}
 
 function cosineOf(a: number[], b: number[]) {
   let d = 0;

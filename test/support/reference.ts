@@ -260,12 +260,22 @@ export function selectPassages(
   return { entities: top, passages };
 }
 
-/** The ppr mode's scores: exact weighted PPR over entities, passages and their relationships. */
-export function pprScores(g: RefGraph, seeds: RefSeed[], damping: number, projectionTypes: string[]): Map<string, number> {
+/**
+ * The ppr mode's scores: exact weighted PPR over entities, passages and their relationships.
+ * opts.maxIterations with tolerance 0 gives the series cut after that many terms, as the push
+ * engine computes it with pushRounds = maxIterations and nothing held back.
+ */
+export function pprScores(
+  g: RefGraph,
+  seeds: RefSeed[],
+  damping: number,
+  projectionTypes: string[],
+  opts: { maxIterations?: number; tolerance?: number } = {},
+): Map<string, number> {
   const nodes = [...g.entities.map((e) => e.id), ...g.passages.map((p) => p.id)];
   const edges = [
     ...g.relations.filter((r) => projectionTypes.includes(r.type)).map((r) => ({ from: r.from, to: r.to, weight: r.weight ?? 1 })),
     ...(projectionTypes.includes('MENTIONS') ? g.passages.flatMap((p) => p.mentions.map((e) => ({ from: p.id, to: e, weight: 1 }))) : []),
   ];
-  return personalizedPageRank(nodes, edges, new Map(seeds.map((s) => [s.id, s.activation])), damping);
+  return personalizedPageRank(nodes, edges, new Map(seeds.map((s) => [s.id, s.activation])), damping, opts);
 }

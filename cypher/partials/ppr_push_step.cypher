@@ -1,0 +1,26 @@
+// push round {{K}}
+CALL (res, mass, pushTypes) {
+  UNWIND keys(res) AS id
+  WITH id, res[id] AS r
+  WHERE $engine = 'push' AND $pushRounds >= {{K}} AND r > 0
+  MATCH (u) WHERE elementId(u) = id
+  // The degree from the store's per-type counts: no read of a hub's relationships to hold it back.
+  WITH u, id, r WHERE r > $pushEpsilon * mass * apoc.node.degree(u, pushTypes)
+  ORDER BY r DESC, id
+  LIMIT $pushFrontier
+  OPTIONAL MATCH (u)-[rel]-(v)
+  WHERE type(rel) IN $relTypes + ['MENTIONS'] AND (v:Entity OR v:Passage)
+  WITH id, r, collect(CASE WHEN v IS NOT NULL THEN [elementId(v), coalesce(toFloatOrNull(rel.weight), 1.0)] END) AS nbrs
+  RETURN collect({id: id, r: r, nbrs: nbrs, total: reduce(t = 0.0, n IN nbrs | t + n[1])}) AS pushed
+}
+CALL (pushed) {
+  UNWIND pushed AS p
+  UNWIND p.nbrs AS n
+  WITH n[0] AS id, sum($dampingFactor * p.r * n[1] / p.total) AS inflow
+  RETURN apoc.map.fromPairs(collect([id, inflow])) AS inflow
+}
+WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, inflow,
+     apoc.map.merge(est, apoc.map.fromPairs([p IN pushed | [p.id, coalesce(est[p.id], 0.0) + (1.0 - $dampingFactor) * p.r]])) AS est,
+     apoc.map.removeKeys(res, [p IN pushed | p.id]) AS res
+WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, est,
+     apoc.map.merge(res, apoc.map.fromPairs([id IN keys(inflow) | [id, coalesce(res[id], 0.0) + inflow[id]]])) AS res
