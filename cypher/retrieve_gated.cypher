@@ -533,13 +533,14 @@ WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesc
 // The trace (explain): per step, each receiver's sources, gate value and inflow.
 WITH seeds, act, CASE WHEN $trace THEN {steps: trace} END AS trace, [] AS extraCandidates
 // ---- 3. entity and passage selection, evidence paths, context -----------------
+// The largest lists here are sorted as lists (apoc.coll.sortMulti), not by ORDER BY: a sort
+// buffers its rows, and Neo4j counts every value the row carries (act, the ppr candidates)
+// against the transaction's memory once per buffered row (a ppr question reached 1.4 GB).
 CALL (act) {
   UNWIND keys(act) AS eid
   MATCH (e:Entity) WHERE elementId(e) = eid
-  WITH e, act[eid] AS activation
-  ORDER BY activation DESC, e.id
-  LIMIT $entityK
-  RETURN collect({node: e, activation: activation}) AS topEntities
+  WITH collect({node: e, id: e.id, activation: act[eid]}) AS all
+  RETURN [x IN apoc.coll.sortMulti(all, ['activation', '^id'])[0..$entityK] | {node: x.node, activation: x.activation}] AS topEntities
 }
 // A passage's graph score: the activations of the top entities it mentions,
 // each divided by (passages mentioning the entity) ^ $hubExponent, plus its own
@@ -552,9 +553,8 @@ CALL (topEntities, extraCandidates) {
     WITH e, a * toFloat(COUNT { (e)<-[:MENTIONS]-(:Passage) }) ^ (-$hubExponent) AS weight
     MATCH (e)<-[:MENTIONS]-(p:Passage)
     WITH p, sum(weight) AS g
-    ORDER BY g DESC, p.id
-    LIMIT $candidateK
-    RETURN collect({p: p, g: g}) AS graphSide
+    WITH collect({p: p, id: p.id, g: g}) AS all
+    RETURN [x IN apoc.coll.sortMulti(all, ['g', '^id'])[0..$candidateK] | {p: x.p, g: x.g}] AS graphSide
   }
   CALL () {
     CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END, $questionEmbedding) YIELD node, score

@@ -230,14 +230,15 @@ WITH seeds, entitySeeds, passageSeeds, entityGroups,
 WITH seeds, entitySeeds, passageSeeds, entityGroups, res, est,
      reduce(t = 0.0, k IN keys(res) | t + res[k]) AS mass, apoc.text.join($relTypes + ['MENTIONS'], '|') AS pushTypes
 // push round 1
+// The residuals are sorted as a list, not by ORDER BY: a sort buffers its rows, and Neo4j counts
+// the imported map (res) against the transaction's memory once per buffered row.
 CALL (res, mass, pushTypes) {
-  UNWIND keys(res) AS id
-  WITH id, res[id] AS r
-  WHERE $engine = 'push' AND $pushRounds >= 1 AND r > 0
+  UNWIND apoc.coll.sortMulti([id IN keys(res) WHERE $engine = 'push' AND $pushRounds >= 1 AND res[id] > 0 |
+                              {id: id, r: res[id]}], ['r', '^id']) AS c
+  WITH c.id AS id, c.r AS r
   MATCH (u) WHERE elementId(u) = id
   // The degree from the store's per-type counts: no read of a hub's relationships to hold it back.
   WITH u, id, r WHERE r > $pushEpsilon * mass * apoc.node.degree(u, pushTypes)
-  ORDER BY r DESC, id
   LIMIT $pushFrontier
   OPTIONAL MATCH (u)-[rel]-(v)
   WHERE type(rel) IN $relTypes + ['MENTIONS'] AND (v:Entity OR v:Passage)
@@ -256,14 +257,15 @@ WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, inflow,
 WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, est,
      apoc.map.merge(res, apoc.map.fromPairs([id IN keys(inflow) | [id, coalesce(res[id], 0.0) + inflow[id]]])) AS res
 // push round 2
+// The residuals are sorted as a list, not by ORDER BY: a sort buffers its rows, and Neo4j counts
+// the imported map (res) against the transaction's memory once per buffered row.
 CALL (res, mass, pushTypes) {
-  UNWIND keys(res) AS id
-  WITH id, res[id] AS r
-  WHERE $engine = 'push' AND $pushRounds >= 2 AND r > 0
+  UNWIND apoc.coll.sortMulti([id IN keys(res) WHERE $engine = 'push' AND $pushRounds >= 2 AND res[id] > 0 |
+                              {id: id, r: res[id]}], ['r', '^id']) AS c
+  WITH c.id AS id, c.r AS r
   MATCH (u) WHERE elementId(u) = id
   // The degree from the store's per-type counts: no read of a hub's relationships to hold it back.
   WITH u, id, r WHERE r > $pushEpsilon * mass * apoc.node.degree(u, pushTypes)
-  ORDER BY r DESC, id
   LIMIT $pushFrontier
   OPTIONAL MATCH (u)-[rel]-(v)
   WHERE type(rel) IN $relTypes + ['MENTIONS'] AND (v:Entity OR v:Passage)
@@ -282,14 +284,15 @@ WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, inflow,
 WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, est,
      apoc.map.merge(res, apoc.map.fromPairs([id IN keys(inflow) | [id, coalesce(res[id], 0.0) + inflow[id]]])) AS res
 // push round 3
+// The residuals are sorted as a list, not by ORDER BY: a sort buffers its rows, and Neo4j counts
+// the imported map (res) against the transaction's memory once per buffered row.
 CALL (res, mass, pushTypes) {
-  UNWIND keys(res) AS id
-  WITH id, res[id] AS r
-  WHERE $engine = 'push' AND $pushRounds >= 3 AND r > 0
+  UNWIND apoc.coll.sortMulti([id IN keys(res) WHERE $engine = 'push' AND $pushRounds >= 3 AND res[id] > 0 |
+                              {id: id, r: res[id]}], ['r', '^id']) AS c
+  WITH c.id AS id, c.r AS r
   MATCH (u) WHERE elementId(u) = id
   // The degree from the store's per-type counts: no read of a hub's relationships to hold it back.
   WITH u, id, r WHERE r > $pushEpsilon * mass * apoc.node.degree(u, pushTypes)
-  ORDER BY r DESC, id
   LIMIT $pushFrontier
   OPTIONAL MATCH (u)-[rel]-(v)
   WHERE type(rel) IN $relTypes + ['MENTIONS'] AND (v:Entity OR v:Passage)
@@ -308,14 +311,15 @@ WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, inflow,
 WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, est,
      apoc.map.merge(res, apoc.map.fromPairs([id IN keys(inflow) | [id, coalesce(res[id], 0.0) + inflow[id]]])) AS res
 // push round 4
+// The residuals are sorted as a list, not by ORDER BY: a sort buffers its rows, and Neo4j counts
+// the imported map (res) against the transaction's memory once per buffered row.
 CALL (res, mass, pushTypes) {
-  UNWIND keys(res) AS id
-  WITH id, res[id] AS r
-  WHERE $engine = 'push' AND $pushRounds >= 4 AND r > 0
+  UNWIND apoc.coll.sortMulti([id IN keys(res) WHERE $engine = 'push' AND $pushRounds >= 4 AND res[id] > 0 |
+                              {id: id, r: res[id]}], ['r', '^id']) AS c
+  WITH c.id AS id, c.r AS r
   MATCH (u) WHERE elementId(u) = id
   // The degree from the store's per-type counts: no read of a hub's relationships to hold it back.
   WITH u, id, r WHERE r > $pushEpsilon * mass * apoc.node.degree(u, pushTypes)
-  ORDER BY r DESC, id
   LIMIT $pushFrontier
   OPTIONAL MATCH (u)-[rel]-(v)
   WHERE type(rel) IN $relTypes + ['MENTIONS'] AND (v:Entity OR v:Passage)
@@ -334,14 +338,15 @@ WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, inflow,
 WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, est,
      apoc.map.merge(res, apoc.map.fromPairs([id IN keys(inflow) | [id, coalesce(res[id], 0.0) + inflow[id]]])) AS res
 // push round 5
+// The residuals are sorted as a list, not by ORDER BY: a sort buffers its rows, and Neo4j counts
+// the imported map (res) against the transaction's memory once per buffered row.
 CALL (res, mass, pushTypes) {
-  UNWIND keys(res) AS id
-  WITH id, res[id] AS r
-  WHERE $engine = 'push' AND $pushRounds >= 5 AND r > 0
+  UNWIND apoc.coll.sortMulti([id IN keys(res) WHERE $engine = 'push' AND $pushRounds >= 5 AND res[id] > 0 |
+                              {id: id, r: res[id]}], ['r', '^id']) AS c
+  WITH c.id AS id, c.r AS r
   MATCH (u) WHERE elementId(u) = id
   // The degree from the store's per-type counts: no read of a hub's relationships to hold it back.
   WITH u, id, r WHERE r > $pushEpsilon * mass * apoc.node.degree(u, pushTypes)
-  ORDER BY r DESC, id
   LIMIT $pushFrontier
   OPTIONAL MATCH (u)-[rel]-(v)
   WHERE type(rel) IN $relTypes + ['MENTIONS'] AND (v:Entity OR v:Passage)
@@ -360,14 +365,15 @@ WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, inflow,
 WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, est,
      apoc.map.merge(res, apoc.map.fromPairs([id IN keys(inflow) | [id, coalesce(res[id], 0.0) + inflow[id]]])) AS res
 // push round 6
+// The residuals are sorted as a list, not by ORDER BY: a sort buffers its rows, and Neo4j counts
+// the imported map (res) against the transaction's memory once per buffered row.
 CALL (res, mass, pushTypes) {
-  UNWIND keys(res) AS id
-  WITH id, res[id] AS r
-  WHERE $engine = 'push' AND $pushRounds >= 6 AND r > 0
+  UNWIND apoc.coll.sortMulti([id IN keys(res) WHERE $engine = 'push' AND $pushRounds >= 6 AND res[id] > 0 |
+                              {id: id, r: res[id]}], ['r', '^id']) AS c
+  WITH c.id AS id, c.r AS r
   MATCH (u) WHERE elementId(u) = id
   // The degree from the store's per-type counts: no read of a hub's relationships to hold it back.
   WITH u, id, r WHERE r > $pushEpsilon * mass * apoc.node.degree(u, pushTypes)
-  ORDER BY r DESC, id
   LIMIT $pushFrontier
   OPTIONAL MATCH (u)-[rel]-(v)
   WHERE type(rel) IN $relTypes + ['MENTIONS'] AND (v:Entity OR v:Passage)
@@ -408,13 +414,9 @@ CALL (entityGroups, entitySeeds, passageSeeds, seeds, est) {
     LIMIT ($entityK + $candidateK) * 4
     RETURN gds.util.asNode(nodeId) AS n, score
     UNION ALL
-    UNWIND keys(est) AS id
-    WITH id, est[id] AS score
-    WHERE score > 0
-    ORDER BY score DESC, id
-    LIMIT ($entityK + $candidateK) * 4
-    MATCH (n) WHERE elementId(n) = id
-    RETURN n, score
+    UNWIND apoc.coll.sortMulti([id IN keys(est) WHERE est[id] > 0 | {id: id, score: est[id]}], ['score', '^id'])[0..($entityK + $candidateK) * 4] AS x
+    MATCH (n) WHERE elementId(n) = x.id
+    RETURN n, x.score AS score
   }
   // $gateScores: an entity's score times the gated mode's gate, max(0, cos(its
   // description embedding, question)), or for a fact seed its fact's cosine when
@@ -423,11 +425,12 @@ CALL (entityGroups, entitySeeds, passageSeeds, seeds, est) {
   WITH n, score, [s IN seeds WHERE s.node = n AND s.fact IS NOT NULL | s.fact][0] AS fact
   WITH n, CASE WHEN $gateScores AND n:Entity THEN score * apoc.coll.max([reduce(gate_ = 0.0, cos_ IN [emb_ IN [n.descriptionEmbedding] WHERE emb_ IS NOT NULL | ((2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor))] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END), coalesce(fact, 0.0)]) ELSE score END AS score
   WHERE score > 0
-  ORDER BY score DESC, n.id
-  RETURN apoc.map.fromPairs(collect(CASE WHEN n:Entity THEN [elementId(n), score] END)) AS act,
-         collect(CASE WHEN n:Passage THEN {p: n, g: score} END) AS extraCandidates,
-         collect(CASE WHEN $trace THEN {id: n.id, name: coalesce(n.name, n.title, n.id), label: CASE WHEN n:Entity THEN 'Entity' ELSE 'Passage' END,
-                                        score: score} END)[0..20] AS topScores
+  // Sorted as a list (see the push rounds: the rows here carry est).
+  WITH apoc.coll.sortMulti(collect({n: n, id: n.id, score: score}), ['score', '^id']) AS scored
+  RETURN apoc.map.fromPairs([x IN scored WHERE x.n:Entity | [elementId(x.n), x.score]]) AS act,
+         [x IN scored WHERE x.n:Passage | {p: x.n, g: x.score}] AS extraCandidates,
+         [x IN scored WHERE $trace | {id: x.id, name: coalesce(x.n.name, x.n.title, x.id), label: CASE WHEN x.n:Entity THEN 'Entity' ELSE 'Passage' END,
+                                      score: x.score}][0..20] AS topScores
 }
 // The trace (explain): the teleport weights and the top PageRank scores.
 WITH seeds, act, extraCandidates, CASE WHEN $trace THEN {
@@ -435,13 +438,14 @@ WITH seeds, act, extraCandidates, CASE WHEN $trace THEN {
                + [s IN passageSeeds | {id: s.node.id, name: coalesce(s.node.title, s.node.id), label: 'Passage', weight: s.activation}],
        top: topScores} END AS trace
 // ---- 3. entity and passage selection, evidence paths, context -----------------
+// The largest lists here are sorted as lists (apoc.coll.sortMulti), not by ORDER BY: a sort
+// buffers its rows, and Neo4j counts every value the row carries (act, the ppr candidates)
+// against the transaction's memory once per buffered row (a ppr question reached 1.4 GB).
 CALL (act) {
   UNWIND keys(act) AS eid
   MATCH (e:Entity) WHERE elementId(e) = eid
-  WITH e, act[eid] AS activation
-  ORDER BY activation DESC, e.id
-  LIMIT $entityK
-  RETURN collect({node: e, activation: activation}) AS topEntities
+  WITH collect({node: e, id: e.id, activation: act[eid]}) AS all
+  RETURN [x IN apoc.coll.sortMulti(all, ['activation', '^id'])[0..$entityK] | {node: x.node, activation: x.activation}] AS topEntities
 }
 // A passage's graph score: the activations of the top entities it mentions,
 // each divided by (passages mentioning the entity) ^ $hubExponent, plus its own
@@ -454,9 +458,8 @@ CALL (topEntities, extraCandidates) {
     WITH e, a * toFloat(COUNT { (e)<-[:MENTIONS]-(:Passage) }) ^ (-$hubExponent) AS weight
     MATCH (e)<-[:MENTIONS]-(p:Passage)
     WITH p, sum(weight) AS g
-    ORDER BY g DESC, p.id
-    LIMIT $candidateK
-    RETURN collect({p: p, g: g}) AS graphSide
+    WITH collect({p: p, id: p.id, g: g}) AS all
+    RETURN [x IN apoc.coll.sortMulti(all, ['g', '^id'])[0..$candidateK] | {p: x.p, g: x.g}] AS graphSide
   }
   CALL () {
     CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END, $questionEmbedding) YIELD node, score

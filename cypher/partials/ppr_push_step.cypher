@@ -1,12 +1,13 @@
 // push round {{K}}
+// The residuals are sorted as a list, not by ORDER BY: a sort buffers its rows, and Neo4j counts
+// the imported map (res) against the transaction's memory once per buffered row.
 CALL (res, mass, pushTypes) {
-  UNWIND keys(res) AS id
-  WITH id, res[id] AS r
-  WHERE $engine = 'push' AND $pushRounds >= {{K}} AND r > 0
+  UNWIND apoc.coll.sortMulti([id IN keys(res) WHERE $engine = 'push' AND $pushRounds >= {{K}} AND res[id] > 0 |
+                              {id: id, r: res[id]}], ['r', '^id']) AS c
+  WITH c.id AS id, c.r AS r
   MATCH (u) WHERE elementId(u) = id
   // The degree from the store's per-type counts: no read of a hub's relationships to hold it back.
   WITH u, id, r WHERE r > $pushEpsilon * mass * apoc.node.degree(u, pushTypes)
-  ORDER BY r DESC, id
   LIMIT $pushFrontier
   OPTIONAL MATCH (u)-[rel]-(v)
   WHERE type(rel) IN $relTypes + ['MENTIONS'] AND (v:Entity OR v:Passage)

@@ -18,13 +18,9 @@ CALL (entityGroups, entitySeeds, passageSeeds, seeds, est) {
     LIMIT ($entityK + $candidateK) * 4
     RETURN gds.util.asNode(nodeId) AS n, score
     UNION ALL
-    UNWIND keys(est) AS id
-    WITH id, est[id] AS score
-    WHERE score > 0
-    ORDER BY score DESC, id
-    LIMIT ($entityK + $candidateK) * 4
-    MATCH (n) WHERE elementId(n) = id
-    RETURN n, score
+    UNWIND apoc.coll.sortMulti([id IN keys(est) WHERE est[id] > 0 | {id: id, score: est[id]}], ['score', '^id'])[0..($entityK + $candidateK) * 4] AS x
+    MATCH (n) WHERE elementId(n) = x.id
+    RETURN n, x.score AS score
   }
   // $gateScores: an entity's score times the gated mode's gate, max(0, cos(its
   // description embedding, question)), or for a fact seed its fact's cosine when
@@ -33,11 +29,12 @@ CALL (entityGroups, entitySeeds, passageSeeds, seeds, est) {
   WITH n, score, [s IN seeds WHERE s.node = n AND s.fact IS NOT NULL | s.fact][0] AS fact
   WITH n, CASE WHEN $gateScores AND n:Entity THEN score * apoc.coll.max([{{GATE(n)}}, coalesce(fact, 0.0)]) ELSE score END AS score
   WHERE score > 0
-  ORDER BY score DESC, n.id
-  RETURN apoc.map.fromPairs(collect(CASE WHEN n:Entity THEN [elementId(n), score] END)) AS act,
-         collect(CASE WHEN n:Passage THEN {p: n, g: score} END) AS extraCandidates,
-         collect(CASE WHEN $trace THEN {id: n.id, name: coalesce(n.name, n.title, n.id), label: CASE WHEN n:Entity THEN 'Entity' ELSE 'Passage' END,
-                                        score: score} END)[0..20] AS topScores
+  // Sorted as a list (see the push rounds: the rows here carry est).
+  WITH apoc.coll.sortMulti(collect({n: n, id: n.id, score: score}), ['score', '^id']) AS scored
+  RETURN apoc.map.fromPairs([x IN scored WHERE x.n:Entity | [elementId(x.n), x.score]]) AS act,
+         [x IN scored WHERE x.n:Passage | {p: x.n, g: x.score}] AS extraCandidates,
+         [x IN scored WHERE $trace | {id: x.id, name: coalesce(x.n.name, x.n.title, x.id), label: CASE WHEN x.n:Entity THEN 'Entity' ELSE 'Passage' END,
+                                      score: x.score}][0..20] AS topScores
 }
 // The trace (explain): the teleport weights and the top PageRank scores.
 WITH seeds, act, extraCandidates, CASE WHEN $trace THEN {
