@@ -32,9 +32,9 @@
 //   pathK                 evidence paths from a seed are found for this many of the most activated non-seed entities (default 10)
 //   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the seeds' own relationships) (default 20)
 //   graphName             GDS projection name (see cypher/ppr_projection.cypher) (default 'graph_recall_ppr')
-//   engine                how PageRank is computed: gds = GDS runs over the projection $graphName; push = a local push in Cypher over the stored graph (no projection, no GDS; pushRounds, pushEpsilon, pushFrontier) (default 'gds')
+//   engine                how PageRank is computed: gds = GDS runs over the projection $graphName; push = a local push in Cypher over the stored graph (no projection, no GDS; pushRounds, pushEpsilon, pushFrontier) (default 'push')
 //   pushRounds            engine push: rounds (1-6); what is left after them is (damping ^ rounds) of the teleport weight (default 5)
-//   pushEpsilon           engine push: a node pushes only when its residual exceeds this x the total teleport weight x its degree (smaller residuals wait; 0 = every node pushes) (default 0.0001)
+//   pushEpsilon           engine push: a node pushes only when its residual exceeds this x the total teleport weight x its degree (smaller residuals wait; 0 = every node pushes) (default 0.001)
 //   pushFrontier          engine push: at most this many nodes push per round, the largest residuals first (default 1000)
 //   dampingFactor         PageRank damping (HippoRAG 0.5; GDS default 0.85) (default 0.5)
 //   maxIterations         PageRank iterations at most (default 30)
@@ -72,9 +72,9 @@
 // :param pathK => 10;
 // :param factK => 20;
 // :param graphName => 'graph_recall_ppr';
-// :param engine => 'gds';
+// :param engine => 'push';
 // :param pushRounds => 5;
-// :param pushEpsilon => 0.0001;
+// :param pushEpsilon => 0.001;
 // :param pushFrontier => 1000;
 // :param dampingFactor => 0.5;
 // :param maxIterations => 30;

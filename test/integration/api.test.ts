@@ -112,7 +112,7 @@ test('a retrieval slower than the timeout gives 504', async () => {
     // Thirteen seeds with exact weights: thirteen 200-iteration PageRank runs, far past 1 ms
     // (the launcher checks timeouts every 100 ms).
     const seedIds = f.graph.entities.map((e) => e.id);
-    const body = { questionEmbedding: f.question, mode: 'ppr', params: { seedIds, maxIterations: 200, tolerance: 0 } };
+    const body = { questionEmbedding: f.question, mode: 'ppr', params: { engine: 'gds', seedIds, maxIterations: 200, tolerance: 0 } };
     // The request that plans the statement (the first of its mode) is not cut off by the timeout:
     // the plan it makes serves every later request.
     expect((await postJson(`${slow.url}/v1/retrieve`, body)).status).toBe(200);

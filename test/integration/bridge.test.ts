@@ -26,15 +26,20 @@ afterAll(async () => driver?.close());
 
 const rankOf = (ids: string[], id: string) => ids.indexOf(id) + 1 || Infinity;
 
+// The projection tests run ppr on the GDS engine: the default (push) reads the stored graph and needs none.
+const GDS = { engine: 'gds' };
+
 test('ppr without a projection is a retryable 503 and starts building it in the background', async () => {
-  const err = await retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question }).catch((e) => e);
+  const push = await retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question });
+  expect(push.passages.length).toBeGreaterThan(0);
+  const err = await retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question, params: GDS }).catch((e) => e);
   expect(err).toBeInstanceOf(AppError);
   expect(err.code).toBe('projection_building');
   expect(STATUS[(err as AppError).code]).toBe(503);
   expect((err as AppError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
   expect(err.message).toMatch(/graph_recall_ppr is being built; retry in \d+ s/);
   await retriever.projection.idle();
-  await expect(retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question })).resolves.toMatchObject({ mode: 'ppr' });
+  await expect(retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question, params: GDS })).resolves.toMatchObject({ mode: 'ppr' });
 });
 
 test('vector ranks the answer below every distractor; gated and ppr lift it above them all, into the top 2', async () => {
@@ -46,8 +51,13 @@ test('vector ranks the answer below every distractor; gated and ppr lift it abov
   // Four distractors look far more like the question (cosine 0.45) than the answer (0.05).
   for (const d of f.distractors) expect(rankOf(vectorIds, d)).toBeLessThan(rankOf(vectorIds, f.answerPassage));
 
-  for (const mode of ['gated', 'ppr'] as const) {
-    const res = await retriever.retrieve({ mode, questionEmbedding: f.question });
+  // ppr on both engines: the push (default) and GDS.
+  for (const [mode, params] of [
+    ['gated', {}],
+    ['ppr', {}],
+    ['ppr', GDS],
+  ] as const) {
+    const res = await retriever.retrieve({ mode, questionEmbedding: f.question, params });
     const ids = res.passages.map((p) => p.id);
     expect({ mode, rank: rankOf(ids, f.answerPassage) }).toEqual({ mode, rank: expect.any(Number) });
     expect(rankOf(ids, f.answerPassage)).toBeLessThanOrEqual(2);
@@ -90,14 +100,14 @@ test('a write after the projection makes ppr answer projection_building until it
   const s = driver.session();
   await s.run("MERGE (m:GraphRecallMeta {key: 'graph'}) SET m.updatedAt = datetime() + duration('PT1S')");
   await s.close();
-  const err = await retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question }).catch((e) => e);
+  const err = await retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question, params: GDS }).catch((e) => e);
   expect(err.code).toBe('projection_building');
   const st = await manageProjection(driver, 'status', { graphName: GRAPH });
   expect(st.fresh).toBe(false);
   await new Promise((r) => setTimeout(r, 1100));
   await retriever.projection.idle();
   await manageProjection(driver, 'refresh', { graphName: GRAPH });
-  await expect(retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question })).resolves.toMatchObject({ mode: 'ppr' });
+  await expect(retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question, params: GDS })).resolves.toMatchObject({ mode: 'ppr' });
 });
 
 test('explain gives the file and a :param block that reproduces the query', async () => {

@@ -54,7 +54,14 @@ const doc = (batch: string, i: number) => ({
     `${SHARED[i % SHARED.length]} met ${SHARED[(i + 1) % SHARED.length]} in ${SHARED[3]}. ` +
     `${SHARED[0]} wrote about ${SHARED[2]} for ${SHARED[4]}. Writer ${batch} ${i} visited Place${batch}${i} with Person${batch}${i}.`,
 });
-const retrieve = (mode: string, q: string) => call(mode, '/v1/retrieve', { method: 'POST', headers: H, body: JSON.stringify({ question: q, mode }) });
+// ppr runs on the GDS engine here: these tests are about its projection (rebuilt after writes,
+// deletes and a drop, single-flight under concurrent writers); the push engine needs none.
+const retrieve = (mode: string, q: string) =>
+  call(mode, '/v1/retrieve', {
+    method: 'POST',
+    headers: H,
+    body: JSON.stringify({ question: q, mode, ...(mode === 'ppr' ? { params: { engine: 'gds' } } : {}) }),
+  });
 
 /** Counts by status, e.g. {"201": 8} or {"200": 40, "503": 12}. */
 const tally = (answers: Answer[]) =>

@@ -232,6 +232,7 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
   test.each([{ exactWeights: true }, { exactWeights: false }])('ppr mode equals the reference (%o)', async ({ exactWeights }) => {
     const p = {
       ...common,
+      engine: 'gds',
       dampingFactor: 0.5,
       maxIterations: 200,
       tolerance: 1e-12,
@@ -295,6 +296,7 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
 
   const pprExact = {
     ...common,
+    engine: 'gds',
     dampingFactor: 0.5,
     maxIterations: 200,
     tolerance: 1e-12,
