@@ -95,7 +95,7 @@ export const envSchema = z.object({
   ),
   PPR_GRAPH_NAME: doc(
     text.regex(GRAPH_NAME_PATTERN, 'must be letters, digits, _ or -').default(DEFAULT_PPR_GRAPH_NAME),
-    'GDS projection name used by ppr mode',
+    'GDS projection name used by ppr mode with engine gds',
   ),
   // Models
   EMBEDDER: doc(
