@@ -27,7 +27,7 @@ import { createExtractiveGenerator } from '../server/answer/extractive.js';
 import { answerInput } from '../server/answer/shared.js';
 import { answerContainment } from './containment.js';
 import { openCorpus } from './database.js';
-import { exactMatch, f1Score } from './metrics.js';
+import { exactMatch, f1Score, scoreRanking } from './metrics.js';
 import { parseSweep } from './sweep.js';
 import { barChartSvg, latencyChartSvg } from './svg.js';
 
@@ -124,13 +124,6 @@ async function offlineAnswer(gen: ReturnType<typeof createExtractiveGenerator>, 
   return (await gen.complete(question, answerInput(r, 5))).answer;
 }
 
-/** Recall@k (share of the gold ids in the first k) and reciprocal rank of the first gold id. */
-function scoreRanking(ids: string[], goldIds: string[]) {
-  const gold = new Set(goldIds);
-  const recall = (k: number) => (goldIds.length ? ids.slice(0, k).filter((id) => gold.has(id)).length / gold.size : 0);
-  const first = ids.findIndex((id) => gold.has(id));
-  return { passages: ids, recall_at_2: recall(2), recall_at_5: recall(5), recall_at_10: recall(10), rr: first >= 0 ? 1 / (first + 1) : 0 };
-}
 
 async function main() {
   if (values.help || !values.dataset) {

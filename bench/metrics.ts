@@ -42,3 +42,17 @@ export function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : Number.NaN;
 }
+
+/**
+ * Recall@k (the share of the gold ids among the first k) and the reciprocal rank of the first
+ * gold id, over documents: `ids` is the passage ranking mapped to document ids, and a long
+ * document is several passages, so the ranking is first collapsed to each document's first
+ * rank. A document found twice neither counts twice (Recall above 1) nor takes two of the k.
+ */
+export function scoreRanking(ids: string[], goldIds: string[]) {
+  const docs = [...new Set(ids)];
+  const gold = new Set(goldIds);
+  const recall = (k: number) => (gold.size ? docs.slice(0, k).filter((id) => gold.has(id)).length / gold.size : 0);
+  const first = docs.findIndex((id) => gold.has(id));
+  return { passages: ids, recall_at_2: recall(2), recall_at_5: recall(5), recall_at_10: recall(10), rr: first >= 0 ? 1 / (first + 1) : 0 };
+}
