@@ -124,7 +124,6 @@ async function offlineAnswer(gen: ReturnType<typeof createExtractiveGenerator>, 
   return (await gen.complete(question, answerInput(r, 5))).answer;
 }
 
-
 async function main() {
   if (values.help || !values.dataset) {
     console.log(USAGE);
