@@ -115,9 +115,10 @@ export const PPR_PARAMS = {
   },
   engine: {
     schema: z.enum(['gds', 'push']),
-    // push measured against gds (Recall@2 / Recall@5 / Recall@10 / MRR, db p50; 40 dev questions each, one run):
-    // MuSiQue .508/.704/.775/.906, 21.8 ms against .533/.704/.762/.909, 237 ms; HotpotQA .725/.863/.963/.927, 29.6 ms
-    // against the same four figures, 291 ms; Hetionet templates entity Recall@10 66.5 and fact hit 100 both, 33.2 against 1,096 ms.
+    // push measured against gds (Recall@2 / Recall@5 / Recall@10 / MRR per document, db p50; 40 dev questions each, one run):
+    // MuSiQue .508/.704/.767/.906, 21.8 ms against .533/.704/.754/.909, 237 ms; HotpotQA .725/.850/.950/.927, 29.6 ms
+    // against the same four figures, 291 ms; 2Wiki (200) .660/.756/.826/.977, 30.6 ms against .656/.755/.818/.978, 554 ms;
+    // Hetionet templates entity Recall@10 66.5 and fact hit 100 both, 33.2 against 1,096 ms.
     default: 'push',
     doc: 'how PageRank is computed: gds = GDS runs over the projection $graphName; push = a local push in Cypher over the stored graph (no projection, no GDS; pushRounds, pushEpsilon, pushFrontier)',
   },
