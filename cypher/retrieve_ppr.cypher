@@ -167,6 +167,7 @@ WITH [s IN raw | s {.*, activation: apoc.coll.max([s.fixed,
 // or older than the last write to the graph (GraphRecallMeta {key: 'graph'}.updatedAt).
 // $engine 'push' reads the graph itself and needs no projection.
 CALL () {
+  WITH 1 AS one WHERE $engine = 'gds'
   CALL gds.graph.list($graphName) YIELD creationTime
   RETURN collect(creationTime) AS created
 }

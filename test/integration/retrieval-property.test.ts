@@ -229,20 +229,23 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     expect(lexical.records.length).toBeGreaterThan(0);
   });
 
+  // ppr on GDS, converged, next to the reference's exact PageRank.
+  const pprExact = {
+    ...common,
+    engine: 'gds',
+    dampingFactor: 0.5,
+    maxIterations: 200,
+    tolerance: 1e-12,
+    exactWeights: true,
+    // The reference is PageRank alone, without the gate at read-out.
+    gateScores: false,
+    graphWeight: 0.7,
+    vectorWeight: 0.3,
+    fusion: 'blend' as const,
+  };
+
   test.each([{ exactWeights: true }, { exactWeights: false }])('ppr mode equals the reference (%o)', async ({ exactWeights }) => {
-    const p = {
-      ...common,
-      engine: 'gds',
-      dampingFactor: 0.5,
-      maxIterations: 200,
-      tolerance: 1e-12,
-      exactWeights,
-      // The reference is PageRank alone, without the gate at read-out.
-      gateScores: false,
-      graphWeight: 0.7,
-      vectorWeight: 0.3,
-      fusion: 'blend' as const,
-    };
+    const p = { ...pprExact, exactWeights };
     const res = await retriever.retrieve({ mode: 'ppr', questionEmbedding: q, params: p });
     const seeds = vectorSeeds(ref, q, p.seedK, p.seedMinScore);
     const teleport = exactWeights ? seeds : seeds.map((s) => ({ ...s, activation: 1 }));
@@ -293,20 +296,6 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
       await manageProjection(driver, 'refresh', { graphName: 'graph_recall_ppr' });
     }
   });
-
-  const pprExact = {
-    ...common,
-    engine: 'gds',
-    dampingFactor: 0.5,
-    maxIterations: 200,
-    tolerance: 1e-12,
-    exactWeights: true,
-    // The reference is PageRank alone, without the gate at read-out.
-    gateScores: false,
-    graphWeight: 0.7,
-    vectorWeight: 0.3,
-    fusion: 'blend' as const,
-  };
 
   function expectPpr(res: Awaited<ReturnType<Retriever['retrieve']>>, scores: Map<string, number>, p: typeof pprExact) {
     const entityIds = new Set(ref.entities.map((e) => e.id));
