@@ -7,7 +7,7 @@ type Action = (typeof ACTIONS)[number];
 export function projectionCommand(program: Command): void {
   program
     .command('projection')
-    .description(`manage the GDS projection used by ppr mode: ${ACTIONS.join(' | ')} (default status)`)
+    .description(`manage the GDS projection used by ppr mode with engine gds: ${ACTIONS.join(' | ')} (default status)`)
     .addArgument(new Argument('[action]', 'what to do').choices(ACTIONS).default('status'))
     .action(async (action: Action) => {
       await withStore(async (store, config) => {

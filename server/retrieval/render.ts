@@ -203,7 +203,7 @@ export const PROJECTION_PARAMS: Record<string, ParamSpec> = {
 
 export function renderProjection(): string {
   const h = header(
-    'graph-recall: the GDS projection used by ppr mode - create, refresh, drop or inspect it',
+    'graph-recall: the GDS projection used by ppr mode with engine gds - create, refresh, drop or inspect it',
     [
       'The server runs this after ingestion (refresh) and on POST /v1/projection. A projection',
       'older than the last write to the graph is reported stale by retrieve_ppr.cypher.',

@@ -116,7 +116,7 @@ function document(dimension: number): Record<string, unknown> {
   registry.registerPath({
     method: 'post',
     path: '/v1/projection',
-    summary: 'Create, refresh, drop or inspect the GDS projection used by ppr mode (API key)',
+    summary: 'Create, refresh, drop or inspect the GDS projection used by ppr mode with engine gds (API key)',
     security: KEYED,
     request: { body: { required: true, content: json(ProjectionBody) } },
     responses: { 200: { description: 'the projection state', content: json(ProjectionStateSchema) }, ...pick(400, 401, 403, 413, 415, 503, 504) },
