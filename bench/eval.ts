@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT, loadConfig } from '../server/config.js';
+import { bulkEmbedWorkers } from '../server/cli/common.js';
 import { createEmbedder } from '../server/embedders/index.js';
 import { progressBar } from '../server/ingest/index.js';
 import { Retriever, type RetrievalResult } from '../server/retrieval/client.js';
@@ -136,7 +137,8 @@ async function main() {
   const vs = variants();
   let questions = readQuestions(questionsFile);
   if (values.limit) questions = questions.slice(0, Number(values.limit));
-  const cfg = loadConfig();
+  // Ingesting the corpus is a bulk job: one embedding worker per core unless EMBED_WORKERS is set.
+  const cfg = loadConfig(undefined, bulkEmbedWorkers());
   const embedder = await createEmbedder(cfg);
   const { db, store, ingestSeconds } = await openCorpus(cfg, embedder, dataset, corpus);
   const retriever = new Retriever(store, {

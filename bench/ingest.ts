@@ -17,10 +17,12 @@ import { migrate } from '../server/db/migrate.js';
 import { createEmbedder } from '../server/embedders/index.js';
 import { GraphStore } from '../server/graph/store.js';
 import { ingestPath, progressBar } from '../server/ingest/index.js';
+import { bulkEmbedWorkers } from '../server/cli/common.js';
 
 async function main() {
   const corpus = path.resolve(process.argv[2] ?? path.join(ROOT, 'bench', 'data', '2wikimultihopqa', 'corpus.jsonl'));
-  const cfg = loadConfig();
+  // As `graph-recall ingest` runs: one embedding worker per core unless EMBED_WORKERS is set.
+  const cfg = loadConfig(undefined, bulkEmbedWorkers());
   let uri = process.env.NEO4J_URI;
   let password = cfg.neo4j.password;
   if (!uri) {
@@ -46,7 +48,7 @@ async function main() {
   const s = await ingestPath({ store, config, embedder }, corpus, { onProgress: progressBar() });
   const seconds = (performance.now() - t0) / 1000;
   const rssMiB = process.resourceUsage().maxRSS / 1024;
-  console.log(`\ncorpus: ${path.relative(ROOT, corpus)}; extractor ${config.extractor}; embedder ${embedder.id}; ${os.cpus().length} cores`);
+  console.log(`\ncorpus: ${path.relative(ROOT, corpus)}; extractor ${config.extractor}; embedder ${embedder.id} (${config.embed.workers} workers); ${os.cpus().length} cores`);
   console.log(
     `documents ${s.documents.written}, passages ${s.passages}, entities ${s.entities}, mentions ${s.mentions}, relations ${s.relations}, synonyms ${s.synonyms}, problems ${s.problems.length}`,
   );

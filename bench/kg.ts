@@ -24,6 +24,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT, loadConfig } from '../server/config.js';
 import { migrate } from '../server/db/migrate.js';
+import { bulkEmbedWorkers } from '../server/cli/common.js';
 import { createEmbedder } from '../server/embedders/index.js';
 import { curatedTypes, progressBar, readHetionet } from '../server/ingest/index.js';
 import { Retriever, type RetrievalResult } from '../server/retrieval/client.js';
@@ -156,7 +157,8 @@ async function main() {
 
   const graph = await readHetionet(dataset);
   const questions = kgQuestions(graph, templates, Number(values['per-template']), Number(values.seed));
-  const cfg = loadConfig();
+  // Ingesting the corpus is a bulk job: one embedding worker per core unless EMBED_WORKERS is set.
+  const cfg = loadConfig(undefined, bulkEmbedWorkers());
   const embedder = await createEmbedder(cfg);
   const hash = crypto.createHash('sha256');
   for (const f of fs.readdirSync(dataset).sort()) hash.update(f).update(fs.readFileSync(path.join(dataset, f)));

@@ -47,15 +47,21 @@
 // Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries
 // the embedding of its sentence "subject predicate object" (fact_<TYPE> index).
 CALL () {
-  WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q
+  WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q,
+       split(trim(apoc.text.regreplace(coalesce($question, ''), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS words
   WHERE $useNameSeeds AND $nameSeedK > 0 AND trim(q) <> ''
+  // The question's capitalised words (lower-cased), and those after its first word.
+  WITH q, [w IN words WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS caps, [w IN words[1..] WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS innerCaps
   // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
   CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q), ' ')[0..256], ' '), {limit: 50}) YIELD node
-  WITH q, node
-  // Extracted names must hold a capital (no common words); a curated graph's names are canonical
-  // as they are, lower case included (Hetionet's "melanoma").
-  WHERE size(node.name) >= 3 AND (node.name <> toLower(node.name) OR node:Curated)
-    AND q CONTAINS ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '
+  WITH q, caps, innerCaps, node
+  // Extracted names must hold a capital (no common words), and the question must write them as
+  // names: each capitalised word of the name capitalised in the question, one of them past its
+  // first word (the mouth of a river is not the rapper "The Mouth"; "What is the place of birth"
+  // names neither "Place of birth" nor "What Is?"). A curated graph's names are canonical as they
+  // are, lower case included (Hetionet's "melanoma").
+  WHERE size(node.name) >= 3 AND q CONTAINS ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '
+    AND (node:Curated OR (node.name <> toLower(node.name) AND all(w IN [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' | toLower(w_)] WHERE w IN caps) AND any(w IN [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' | toLower(w_)] WHERE w IN innerCaps)))
   WITH node LIMIT $nameSeedK
   RETURN node, 'name' AS source
   UNION ALL

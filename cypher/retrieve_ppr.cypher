@@ -25,9 +25,9 @@
 //   graphWeight           weight of the normalised graph score in the blend (default 0.5)
 //   vectorWeight          weight of the passage's own cosine to the question (default 0.5)
 //   hubExponent           entity weight is divided by (passages mentioning it) ^ hubExponent (default 0.5)
-//   fusion                passage ranking: blend = graphWeight x graph score + vectorWeight x cosine; rrf = reciprocal rank fusion of the graph, dense and full-text rankings (default 'rrf')
-//   lexicalK              rrf only: passages from the full-text index (BM25 over title and text) added as candidates and ranked (default 20)
-//   rrfK                  rrf only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in (default 60)
+//   fusion                passage ranking: blend = graphWeight x graph score + vectorWeight x cosine; rrf = reciprocal rank fusion of two rankings, the graph's and the text's (dense and full-text fused by rank); rrf3 = of three, graph, dense and full-text (default 'rrf')
+//   lexicalK              rrf and rrf3 only: passages from the full-text index (BM25 over title and text) added as candidates and ranked (default 20)
+//   rrfK                  rrf and rrf3 only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in (default 60)
 //   relTypes              relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
 //   pathK                 evidence paths from a seed are found for this many of the most activated non-seed entities (default 10)
 //   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the seeds' own relationships) (default 20)
@@ -97,15 +97,21 @@
 // Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries
 // the embedding of its sentence "subject predicate object" (fact_<TYPE> index).
 CALL () {
-  WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q
+  WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q,
+       split(trim(apoc.text.regreplace(coalesce($question, ''), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS words
   WHERE $useNameSeeds AND $nameSeedK > 0 AND trim(q) <> ''
+  // The question's capitalised words (lower-cased), and those after its first word.
+  WITH q, [w IN words WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS caps, [w IN words[1..] WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS innerCaps
   // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
   CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q), ' ')[0..256], ' '), {limit: 50}) YIELD node
-  WITH q, node
-  // Extracted names must hold a capital (no common words); a curated graph's names are canonical
-  // as they are, lower case included (Hetionet's "melanoma").
-  WHERE size(node.name) >= 3 AND (node.name <> toLower(node.name) OR node:Curated)
-    AND q CONTAINS ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '
+  WITH q, caps, innerCaps, node
+  // Extracted names must hold a capital (no common words), and the question must write them as
+  // names: each capitalised word of the name capitalised in the question, one of them past its
+  // first word (the mouth of a river is not the rapper "The Mouth"; "What is the place of birth"
+  // names neither "Place of birth" nor "What Is?"). A curated graph's names are canonical as they
+  // are, lower case included (Hetionet's "melanoma").
+  WHERE size(node.name) >= 3 AND q CONTAINS ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '
+    AND (node:Curated OR (node.name <> toLower(node.name) AND all(w IN [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' | toLower(w_)] WHERE w IN caps) AND any(w IN [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' | toLower(w_)] WHERE w IN innerCaps)))
   WITH node LIMIT $nameSeedK
   RETURN node, 'name' AS source
   UNION ALL
@@ -469,11 +475,11 @@ CALL (topEntities, extraCandidates) {
     LIMIT $vectorK
     RETURN collect({p: node, g: 0.0}) AS vectorSide
   }
-  // Lexical candidates (rrf fusion only): the $lexicalK best passages by
+  // Lexical candidates (rrf fusions only): the $lexicalK best passages by
   // full-text (BM25 over title and text), lowercased words, at most 256.
   CALL () {
     WITH trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) AS q
-    WHERE $fusion = 'rrf' AND $lexicalK > 0 AND q <> ''
+    WHERE $fusion <> 'blend' AND $lexicalK > 0 AND q <> ''
     CALL db.index.fulltext.queryNodes('passage_text', apoc.text.join(split(q, ' ')[0..256], ' '), {limit: $lexicalK}) YIELD node
     WITH collect(node) AS hits
     RETURN [i IN range(0, size(hits) - 1) | {p: hits[i], g: 0.0, lexicalRank: i + 1}] AS lexicalSide
@@ -486,28 +492,43 @@ CALL (topEntities, extraCandidates) {
   WITH p, lexicalRank, graphScore, ((2.0 * vector.similarity.cosine(p.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
   WITH collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
   // blend: $graphWeight x graph score + $vectorWeight x cosine. rrf: reciprocal
-  // rank fusion of three rankings of the candidates (graph score, cosine,
-  // full-text), sum(1 / ($rrfK + rank)): no weights, no score scales, and the
-  // first ranks go to passages that the graph and the text both support.
+  // rank fusion, sum(1 / ($rrfK + rank)) over rankings of the candidates: no
+  // weights, no score scales. Two rankings vote, the graph's (graph score) and
+  // the text's (cosine and full-text fused by rank, as hybrid mode ranks): the
+  // embedding and the words are two views of one evidence, the passage's
+  // likeness to the question, so they share one vote. A passage that only the
+  // walk reaches (a bridge, unlike the question by nature) competes with what
+  // the text finds at one vote to one. rrf3: three votes, graph, cosine and
+  // full-text, so the text outvotes the graph two to one.
   CALL (cands) {
     UNWIND cands AS c
-    WITH c WHERE $fusion = 'rrf' AND c.graphScore > 0
+    WITH c WHERE $fusion <> 'blend' AND c.graphScore > 0
     ORDER BY c.graphScore DESC, c.p.id
     RETURN collect(elementId(c.p)) AS graphOrder
   }
   CALL (cands) {
     UNWIND cands AS c
-    WITH c WHERE $fusion = 'rrf'
+    WITH c WHERE $fusion <> 'blend'
     ORDER BY c.vectorScore DESC, c.p.id
     RETURN collect(elementId(c.p)) AS denseOrder
   }
-  WITH cands,
+  WITH cands, graphOrder, apoc.map.fromLists(denseOrder, range(1, size(denseOrder))) AS denseRank
+  CALL (cands, denseRank) {
+    UNWIND cands AS c
+    WITH c, denseRank WHERE $fusion = 'rrf'
+    WITH c, coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0) AS text
+    ORDER BY text DESC, c.p.id
+    RETURN collect(elementId(c.p)) AS textOrder
+  }
+  WITH cands, denseRank,
        apoc.map.fromLists(graphOrder, range(1, size(graphOrder))) AS graphRank,
-       apoc.map.fromLists(denseOrder, range(1, size(denseOrder))) AS denseRank
+       apoc.map.fromLists(textOrder, range(1, size(textOrder))) AS textRank
   UNWIND cands AS c
   WITH c.p AS p, c.graphScore AS graphScore, c.vectorScore AS vectorScore,
        CASE $fusion
          WHEN 'rrf' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0)
+                       + coalesce(1.0 / ($rrfK + textRank[elementId(c.p)]), 0.0)
+         WHEN 'rrf3' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0)
                        + coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0)
                        + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0)
          ELSE $graphWeight * c.graphScore + $vectorWeight * c.vectorScore

@@ -29,11 +29,11 @@ CALL (topEntities, extraCandidates) {
     LIMIT $vectorK
     RETURN collect({p: node, g: 0.0}) AS vectorSide
   }
-  // Lexical candidates (rrf fusion only): the $lexicalK best passages by
+  // Lexical candidates (rrf fusions only): the $lexicalK best passages by
   // full-text (BM25 over title and text), lowercased words, at most 256.
   CALL () {
     WITH {{WORDS(coalesce($question, ''))}} AS q
-    WHERE $fusion = 'rrf' AND $lexicalK > 0 AND q <> ''
+    WHERE $fusion <> 'blend' AND $lexicalK > 0 AND q <> ''
     CALL db.index.fulltext.queryNodes('passage_text', {{LUCENE(q)}}, {limit: $lexicalK}) YIELD node
     WITH collect(node) AS hits
     RETURN [i IN range(0, size(hits) - 1) | {p: hits[i], g: 0.0, lexicalRank: i + 1}] AS lexicalSide
@@ -46,28 +46,43 @@ CALL (topEntities, extraCandidates) {
   WITH p, lexicalRank, graphScore, {{COS(p.embedding)}} AS cosine
   WITH collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
   // blend: $graphWeight x graph score + $vectorWeight x cosine. rrf: reciprocal
-  // rank fusion of three rankings of the candidates (graph score, cosine,
-  // full-text), sum(1 / ($rrfK + rank)): no weights, no score scales, and the
-  // first ranks go to passages that the graph and the text both support.
+  // rank fusion, sum(1 / ($rrfK + rank)) over rankings of the candidates: no
+  // weights, no score scales. Two rankings vote, the graph's (graph score) and
+  // the text's (cosine and full-text fused by rank, as hybrid mode ranks): the
+  // embedding and the words are two views of one evidence, the passage's
+  // likeness to the question, so they share one vote. A passage that only the
+  // walk reaches (a bridge, unlike the question by nature) competes with what
+  // the text finds at one vote to one. rrf3: three votes, graph, cosine and
+  // full-text, so the text outvotes the graph two to one.
   CALL (cands) {
     UNWIND cands AS c
-    WITH c WHERE $fusion = 'rrf' AND c.graphScore > 0
+    WITH c WHERE $fusion <> 'blend' AND c.graphScore > 0
     ORDER BY c.graphScore DESC, c.p.id
     RETURN collect(elementId(c.p)) AS graphOrder
   }
   CALL (cands) {
     UNWIND cands AS c
-    WITH c WHERE $fusion = 'rrf'
+    WITH c WHERE $fusion <> 'blend'
     ORDER BY c.vectorScore DESC, c.p.id
     RETURN collect(elementId(c.p)) AS denseOrder
   }
-  WITH cands,
+  WITH cands, graphOrder, apoc.map.fromLists(denseOrder, range(1, size(denseOrder))) AS denseRank
+  CALL (cands, denseRank) {
+    UNWIND cands AS c
+    WITH c, denseRank WHERE $fusion = 'rrf'
+    WITH c, coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0) AS text
+    ORDER BY text DESC, c.p.id
+    RETURN collect(elementId(c.p)) AS textOrder
+  }
+  WITH cands, denseRank,
        apoc.map.fromLists(graphOrder, range(1, size(graphOrder))) AS graphRank,
-       apoc.map.fromLists(denseOrder, range(1, size(denseOrder))) AS denseRank
+       apoc.map.fromLists(textOrder, range(1, size(textOrder))) AS textRank
   UNWIND cands AS c
   WITH c.p AS p, c.graphScore AS graphScore, c.vectorScore AS vectorScore,
        CASE $fusion
          WHEN 'rrf' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0)
+                       + coalesce(1.0 / ($rrfK + textRank[elementId(c.p)]), 0.0)
+         WHEN 'rrf3' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0)
                        + coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0)
                        + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0)
          ELSE $graphWeight * c.graphScore + $vectorWeight * c.vectorScore

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { type Config, EMBEDDERS } from '../config.js';
 import type { IngestFormat, IngestSummary } from '../ingest/index.js';
-import { intAtLeast, withServices } from './common.js';
+import { bulkEmbedWorkers, intAtLeast, withServices } from './common.js';
 
 interface IngestFlags {
   format?: IngestFormat;
@@ -34,7 +34,8 @@ export function ingestCommand(program: Command): void {
     .command('ingest')
     .description(
       'load a corpus or a curated graph: <path> is a .jsonl file ({id?, title, text, metadata?}), a folder of .txt/.md files, ' +
-        'or a Hetionet folder (nodes.tsv + *.sif). A second run of the same input changes nothing; an interrupted run resumes',
+        'or a Hetionet folder (nodes.tsv + *.sif). A second run of the same input changes nothing; an interrupted run resumes. ' +
+        'Embeds with one worker per core unless EMBED_WORKERS is set',
     )
     .argument('<path>', 'a .jsonl file, a folder of .txt/.md files, or a Hetionet folder')
     .addOption(new Option('--format <format>', 'input format (default: detected from <path>)').choices(['jsonl', 'folder', 'hetionet']))
@@ -62,7 +63,7 @@ export function ingestCommand(program: Command): void {
           });
           printSummary(summary, formatProblem);
         },
-        flags.embedder ? { EMBEDDER: flags.embedder } : {},
+        { ...bulkEmbedWorkers(), ...(flags.embedder ? { EMBEDDER: flags.embedder } : {}) },
       );
     });
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withServices } from './common.js';
+import { bulkEmbedWorkers, withServices } from './common.js';
 
 export function reembedCommand(program: Command): void {
   program
@@ -20,6 +20,6 @@ export function reembedCommand(program: Command): void {
         }
         const r = await reembed(store, embedder, { onProgress: progressBar(), factTypes });
         console.log(`re-embedded ${r.passages} passages, ${r.entities} entities and ${r.facts} facts with ${embedder.id} (${embedder.dimension}-d)`);
-      });
+      }, bulkEmbedWorkers());
     });
 }

@@ -54,14 +54,18 @@ export const COMMON_PARAMS = {
   vectorWeight: { schema: num(0, 1), default: 0.6, doc: "weight of the passage's own cosine to the question" },
   hubExponent: { schema: num(0, 2), default: 0.5, doc: 'entity weight is divided by (passages mentioning it) ^ hubExponent' },
   fusion: {
-    schema: z.enum(['blend', 'rrf']),
+    schema: z.enum(['blend', 'rrf', 'rrf3']),
     // rrf measured on the dev sets (Recall@5 / MRR, 40 questions each): MuSiQue gated .633/.813 -> .696/.905,
     // ppr .625/.835 -> .692/.885; HotpotQA gated .850/.826 -> .850/.921, ppr .750/.855 -> .863/.910.
+    // rrf (two votes, graph and text) against rrf3 (three, graph, dense and full-text; the default
+    // before), one run, Recall@5 per document: 2Wiki (200) gated .776 -> .821, ppr .776 -> .814;
+    // MuSiQue gated .704 -> .748, ppr .713 -> .727; HotpotQA gated .850 -> .875, ppr .838 -> .863
+    // (Recall@2 .725 -> .662, .713 -> .675). bench/reports/<set>/fusion, README (Evaluation).
     default: 'rrf',
-    doc: 'passage ranking: blend = graphWeight x graph score + vectorWeight x cosine; rrf = reciprocal rank fusion of the graph, dense and full-text rankings',
+    doc: 'passage ranking: blend = graphWeight x graph score + vectorWeight x cosine; rrf = reciprocal rank fusion of two rankings, the graph\'s and the text\'s (dense and full-text fused by rank); rrf3 = of three, graph, dense and full-text',
   },
-  lexicalK: { schema: int(0, 200), default: 20, doc: 'rrf only: passages from the full-text index (BM25 over title and text) added as candidates and ranked' },
-  rrfK: { schema: num(0, 1000), default: 60, doc: 'rrf only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in' },
+  lexicalK: { schema: int(0, 200), default: 20, doc: 'rrf and rrf3 only: passages from the full-text index (BM25 over title and text) added as candidates and ranked' },
+  rrfK: { schema: num(0, 1000), default: 60, doc: 'rrf and rrf3 only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in' },
   relTypes: {
     schema: z.array(z.string().regex(IDENTIFIER_PATTERN)).min(1).max(50),
     default: [...DEFAULT_TRAVERSE_TYPES],

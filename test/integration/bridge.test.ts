@@ -96,6 +96,19 @@ test('a question naming an entity seeds it by name; caller seeds are honoured', 
   expect(named.seeds.map((s) => s.id).sort()).toEqual(['e-babbage', 'e-engine']);
 });
 
+test('a name seeds only where the question writes it as a name: capitalised, not only as its first word', async () => {
+  const nameSeeded = async (question: string) => {
+    const res = await retriever.retrieve({ mode: 'gated', questionEmbedding: f.question, question, params: {} });
+    return res.seeds.some((s) => s.id === 'e-babbage' && s.sources.includes('name'));
+  };
+  expect(await nameSeeded('What did the colleague of Charles Babbage build?')).toBe(true);
+  expect(await nameSeeded('What Did The Colleague Of Charles Babbage Build?')).toBe(true);
+  expect(await nameSeeded("Charles Babbage's colleague built what?")).toBe(true);
+  // Written in lower case, or with a word of it in lower case: words, not the name.
+  expect(await nameSeeded('what did the colleague of charles babbage build?')).toBe(false);
+  expect(await nameSeeded('What did the colleague of Charles babbage build?')).toBe(false);
+});
+
 test('a write after the projection makes ppr answer projection_building until it is rebuilt', async () => {
   const s = driver.session();
   await s.run("MERGE (m:GraphRecallMeta {key: 'graph'}) SET m.updatedAt = datetime() + duration('PT1S')");

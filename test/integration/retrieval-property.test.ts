@@ -193,7 +193,7 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     for (let i = 1; i < trace.top.length; i++) expect(trace.top[i].score).toBeLessThanOrEqual(trace.top[i - 1].score);
   });
 
-  test('gated mode with rrf fusion equals the reference (lexical ranking read from the full-text index)', async () => {
+  test.each(['rrf', 'rrf3'] as const)('gated mode with %s fusion equals the reference (lexical ranking read from the full-text index)', async (fusion) => {
     const question = 'passage 3 text 7 passage 12';
     const p = {
       ...common,
@@ -205,7 +205,7 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
       degreeDiscount: 0,
       graphWeight: 0.4,
       vectorWeight: 0.6,
-      fusion: 'rrf' as const,
+      fusion,
       lexicalK: 6,
       rrfK: 60,
     };

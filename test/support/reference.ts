@@ -192,8 +192,11 @@ export interface SelectParams {
   graphWeight: number;
   vectorWeight: number;
   hubExponent: number;
-  /** blend (default) or rrf: reciprocal rank fusion of the graph, dense and lexical rankings. */
-  fusion?: 'blend' | 'rrf';
+  /**
+   * blend (default); rrf: reciprocal rank fusion of the graph's ranking and the text's (dense and
+   * lexical fused by rank first); rrf3: of the graph, dense and lexical rankings.
+   */
+  fusion?: 'blend' | 'rrf' | 'rrf3';
   rrfK?: number;
 }
 
@@ -236,7 +239,7 @@ export function selectPassages(
     .sort(byScoreThenId((x) => x.c))
     .slice(0, p.vectorK)
     .map((x) => ({ id: x.id, g: 0 }));
-  const rrf = p.fusion === 'rrf';
+  const rrf = p.fusion === 'rrf' || p.fusion === 'rrf3';
   const lexicalSide = rrf ? lexical.map((id) => ({ id, g: 0 })) : [];
   const raw = new Map<string, number>();
   for (const c of [...graphCands, ...vectorSide, ...extra, ...lexicalSide]) raw.set(c.id, (raw.get(c.id) ?? 0) + c.g);
@@ -248,12 +251,17 @@ export function selectPassages(
   const lexicalRank = rankIn(lexical.map((id) => ({ id })));
   const k = p.rrfK ?? 60;
   const part = (r: number | undefined) => (r === undefined ? 0 : 1 / (k + r));
+  const text = new Map(cands.map((c) => [c.id, part(denseRank.get(c.id)) + part(lexicalRank.get(c.id))]));
+  const textRank = rankIn([...cands].sort(byScoreThenId((x) => text.get(x.id)!)));
   const passages = cands
     .map((c) => ({
       ...c,
-      score: rrf
-        ? part(graphRank.get(c.id)) + part(denseRank.get(c.id)) + part(lexicalRank.get(c.id))
-        : p.graphWeight * c.graphScore + p.vectorWeight * c.vectorScore,
+      score:
+        p.fusion === 'rrf'
+          ? part(graphRank.get(c.id)) + part(textRank.get(c.id))
+          : p.fusion === 'rrf3'
+            ? part(graphRank.get(c.id)) + part(denseRank.get(c.id)) + part(lexicalRank.get(c.id))
+            : p.graphWeight * c.graphScore + p.vectorWeight * c.vectorScore,
     }))
     .sort(byScoreThenId((x) => x.score))
     .slice(0, p.topK);

@@ -126,3 +126,14 @@ describe('graph-recall CLI', () => {
     expect(r.stderr).toContain('QUERY_TIMEOUT_MS must be an integer in [100, 600000], got "soon"');
   });
 });
+
+describe('bulk commands (ingest, reembed) embed on every core', () => {
+  it('one embedding worker per core unless EMBED_WORKERS is set', async () => {
+    const os = await import('node:os');
+    const { bulkEmbedWorkers } = await import('../../server/cli/common.js');
+    expect(bulkEmbedWorkers({})).toEqual({ EMBED_WORKERS: String(os.availableParallelism()) });
+    expect(bulkEmbedWorkers({ EMBED_WORKERS: '' })).toEqual({ EMBED_WORKERS: String(os.availableParallelism()) });
+    expect(bulkEmbedWorkers({ EMBED_WORKERS: '1' })).toEqual({});
+    expect(bulkEmbedWorkers({ EMBED_WORKERS: '0' })).toEqual({});
+  });
+});
