@@ -48,7 +48,9 @@ async function main() {
   const s = await ingestPath({ store, config, embedder }, corpus, { onProgress: progressBar() });
   const seconds = (performance.now() - t0) / 1000;
   const rssMiB = process.resourceUsage().maxRSS / 1024;
-  console.log(`\ncorpus: ${path.relative(ROOT, corpus)}; extractor ${config.extractor}; embedder ${embedder.id} (${config.embed.workers} workers); ${os.cpus().length} cores`);
+  console.log(
+    `\ncorpus: ${path.relative(ROOT, corpus)}; extractor ${config.extractor}; embedder ${embedder.id} (${config.embed.workers} workers); ${os.cpus().length} cores`,
+  );
   console.log(
     `documents ${s.documents.written}, passages ${s.passages}, entities ${s.entities}, mentions ${s.mentions}, relations ${s.relations}, synonyms ${s.synonyms}, problems ${s.problems.length}`,
   );

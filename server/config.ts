@@ -119,7 +119,10 @@ export const envSchema = z.object({
   ANTHROPIC_BASE_URL: doc(url('a URL').optional(), 'Anthropic API base URL (a proxy or a test server)'),
   ANTHROPIC_MAX_TOKENS: doc(int(1, 64000).default('512'), 'longest answer in tokens (the current Messages API takes no temperature)'),
   // Load: embedding workers, admission control, shutdown
-  EMBED_WORKERS: doc(int(0, 16).default('1'), 'local embedder worker threads (0: on the event loop, blocking it); unset, `ingest` and `reembed` use one per core'),
+  EMBED_WORKERS: doc(
+    int(0, 16).default('1'),
+    'local embedder worker threads (0: on the event loop, blocking it); unset, `ingest` and `reembed` use one per core',
+  ),
   EMBED_THREADS: doc(int(1, 16).default('1'), 'ONNX Runtime threads per embedding worker'),
   EMBED_QUEUE: doc(int(1, 100000).default('256'), 'embedding batches that may wait for a worker; past it requests get 503 overloaded'),
   RETRIEVE_CONCURRENCY: doc(int(1, 1000).default('4'), 'retrievals (retrieve, answer, compare) run at once'),

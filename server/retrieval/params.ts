@@ -62,9 +62,13 @@ export const COMMON_PARAMS = {
     // MuSiQue gated .704 -> .748, ppr .713 -> .727; HotpotQA gated .850 -> .875, ppr .838 -> .863
     // (Recall@2 .725 -> .662, .713 -> .675). bench/reports/<set>/fusion, README (Evaluation).
     default: 'rrf',
-    doc: 'passage ranking: blend = graphWeight x graph score + vectorWeight x cosine; rrf = reciprocal rank fusion of two rankings, the graph\'s and the text\'s (dense and full-text fused by rank); rrf3 = of three, graph, dense and full-text',
+    doc: "passage ranking: blend = graphWeight x graph score + vectorWeight x cosine; rrf = reciprocal rank fusion of two rankings, the graph's and the text's (dense and full-text fused by rank); rrf3 = of three, graph, dense and full-text",
   },
-  lexicalK: { schema: int(0, 200), default: 20, doc: 'rrf and rrf3 only: passages from the full-text index (BM25 over title and text) added as candidates and ranked' },
+  lexicalK: {
+    schema: int(0, 200),
+    default: 20,
+    doc: 'rrf and rrf3 only: passages from the full-text index (BM25 over title and text) added as candidates and ranked',
+  },
   rrfK: { schema: num(0, 1000), default: 60, doc: 'rrf and rrf3 only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in' },
   relTypes: {
     schema: z.array(z.string().regex(IDENTIFIER_PATTERN)).min(1).max(50),
