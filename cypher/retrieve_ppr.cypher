@@ -111,7 +111,7 @@ CALL () {
   // names neither "Place of birth" nor "What Is?"). A curated graph's names are canonical as they
   // are, lower case included (Hetionet's "melanoma").
   WHERE size(node.name) >= 3 AND q CONTAINS ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '
-    AND (node:Curated OR (node.name <> toLower(node.name) AND all(w IN [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' | toLower(w_)] WHERE w IN caps) AND any(w IN [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' | toLower(w_)] WHERE w IN innerCaps)))
+    AND (node:Curated OR (node.name <> toLower(node.name) AND all(w IN [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] WHERE w IN caps) AND any(w IN [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] WHERE w IN innerCaps)))
   WITH node LIMIT $nameSeedK
   RETURN node, 'name' AS source
   UNION ALL

@@ -46,8 +46,12 @@ const MACROS: [RegExp, string][] = [
   [/\{\{CALIBRATED\((.+?)\)\}\}/g, '(($1 - $cosineFloor) / (1.0 - $cosineFloor))'],
   // Literal entity types (dates, numbers, nationalities): values, never walked from as seeds.
   [/\{\{LITERAL_TYPES\}\}/g, `[${LITERAL_TYPES.map((t) => `'${t}'`).join(', ')}]`],
-  // The capitalised words of a name, lower-cased ("Princess Yolanda of Savoy" -> princess, yolanda, savoy).
-  [/\{\{CAPS\((.+?)\)\}\}/g, String.raw`[w_ IN split(trim(apoc.text.regreplace($1, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' | toLower(w_)]`],
+  // The capitalised words of a name, lower-cased, articles aside ("Princess Yolanda of Savoy" ->
+  // princess, yolanda, savoy; "The Beatles" -> beatles: a question writes "the Beatles").
+  [
+    /\{\{CAPS\((.+?)\)\}\}/g,
+    String.raw`[w_ IN split(trim(apoc.text.regreplace($1, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)]`,
+  ],
   [/\{\{WORDS\((.+?)\)\}\}/g, String.raw`trim(apoc.text.regreplace(toLower($1), '[^\\p{L}\\p{N}]+', ' '))`],
   [/\{\{LUCENE\((.+?)\)\}\}/g, "apoc.text.join(split($1, ' ')[0..256], ' ')"],
 ];

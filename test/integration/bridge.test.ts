@@ -107,6 +107,20 @@ test('a name seeds only where the question writes it as a name: capitalised, not
   // Written in lower case, or with a word of it in lower case: words, not the name.
   expect(await nameSeeded('what did the colleague of charles babbage build?')).toBe(false);
   expect(await nameSeeded('What did the colleague of Charles babbage build?')).toBe(false);
+  // A name's articles need no capital: a question writes "the Beatles".
+  await driver.executeQuery(
+    "CREATE (:Entity {id: 'e-beatles', name: 'The Beatles', type: 'Organization', embedding: $v, descriptionEmbedding: $v})",
+    { v: f.question },
+    { database: 'neo4j' },
+  );
+  try {
+    const seeds = async (question: string) =>
+      (await retriever.retrieve({ mode: 'gated', questionEmbedding: f.question, question, params: {} })).seeds.filter((s) => s.sources.includes('name')).map((s) => s.id);
+    await expect(seeds('Who managed the Beatles?')).resolves.toEqual(['e-beatles']);
+    await expect(seeds('Who managed the beatles, asked Charles Babbage?')).resolves.toEqual(['e-babbage']);
+  } finally {
+    await driver.executeQuery("MATCH (e:Entity {id: 'e-beatles'}) DETACH DELETE e", {}, { database: 'neo4j' });
+  }
 });
 
 test('a write after the projection makes ppr answer projection_building until it is rebuilt', async () => {
