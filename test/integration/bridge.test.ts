@@ -115,7 +115,9 @@ test('a name seeds only where the question writes it as a name: capitalised, not
   );
   try {
     const seeds = async (question: string) =>
-      (await retriever.retrieve({ mode: 'gated', questionEmbedding: f.question, question, params: {} })).seeds.filter((s) => s.sources.includes('name')).map((s) => s.id);
+      (await retriever.retrieve({ mode: 'gated', questionEmbedding: f.question, question, params: {} })).seeds
+        .filter((s) => s.sources.includes('name'))
+        .map((s) => s.id);
     await expect(seeds('Who managed the Beatles?')).resolves.toEqual(['e-beatles']);
     await expect(seeds('Who managed the beatles, asked Charles Babbage?')).resolves.toEqual(['e-babbage']);
   } finally {
