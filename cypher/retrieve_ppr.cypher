@@ -112,7 +112,12 @@ CALL () {
   // are, lower case included (Hetionet's "melanoma").
   WHERE size(node.name) >= 3 AND q CONTAINS ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '
     AND (node:Curated OR (node.name <> toLower(node.name) AND all(w IN [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] WHERE w IN caps) AND any(w IN [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] WHERE w IN innerCaps)))
-  WITH node LIMIT $nameSeedK
+  // The longest match wins: a name inside another matched name ("Half" in "The Half-Naked Truth",
+  // "Guy" in "Free Guy") is a part of that name, not a second one named by the question.
+  WITH collect({node: node, words: ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '}) AS matched
+  UNWIND matched AS m
+  WITH m, matched WHERE none(o IN matched WHERE size(o.words) > size(m.words) AND o.words CONTAINS m.words)
+  WITH m.node AS node LIMIT $nameSeedK
   RETURN node, 'name' AS source
   UNION ALL
   MATCH (node:Entity) WHERE node.id IN $seedIds

@@ -96,7 +96,7 @@ test('a question naming an entity seeds it by name; caller seeds are honoured', 
   expect(named.seeds.map((s) => s.id).sort()).toEqual(['e-babbage', 'e-engine']);
 });
 
-test('a name seeds only where the question writes it as a name: capitalised, not only as its first word', async () => {
+test('a name seeds only where the question writes it as a name (capitalised, not only as its first word; articles aside), and the longest match wins', async () => {
   const nameSeeded = async (question: string) => {
     const res = await retriever.retrieve({ mode: 'gated', questionEmbedding: f.question, question, params: {} });
     return res.seeds.some((s) => s.id === 'e-babbage' && s.sources.includes('name'));
@@ -109,7 +109,8 @@ test('a name seeds only where the question writes it as a name: capitalised, not
   expect(await nameSeeded('What did the colleague of Charles babbage build?')).toBe(false);
   // A name's articles need no capital: a question writes "the Beatles".
   await driver.executeQuery(
-    "CREATE (:Entity {id: 'e-beatles', name: 'The Beatles', type: 'Organization', embedding: $v, descriptionEmbedding: $v})",
+    `CREATE (:Entity {id: 'e-beatles', name: 'The Beatles', type: 'Organization', embedding: $v, descriptionEmbedding: $v}),
+            (:Entity {id: 'e-babbage-part', name: 'Babbage', type: 'Person', embedding: $v, descriptionEmbedding: $v})`,
     { v: f.question },
     { database: 'neo4j' },
   );
@@ -120,8 +121,11 @@ test('a name seeds only where the question writes it as a name: capitalised, not
         .map((s) => s.id);
     await expect(seeds('Who managed the Beatles?')).resolves.toEqual(['e-beatles']);
     await expect(seeds('Who managed the beatles, asked Charles Babbage?')).resolves.toEqual(['e-babbage']);
+    // The longest match wins: "Babbage" inside "Charles Babbage" is part of that name; alone it is a name.
+    await expect(seeds('What did the colleague of Charles Babbage build?')).resolves.toEqual(['e-babbage']);
+    await expect(seeds('What did the colleague of Babbage build?')).resolves.toEqual(['e-babbage-part']);
   } finally {
-    await driver.executeQuery("MATCH (e:Entity {id: 'e-beatles'}) DETACH DELETE e", {}, { database: 'neo4j' });
+    await driver.executeQuery("MATCH (e:Entity) WHERE e.id IN ['e-beatles', 'e-babbage-part'] DETACH DELETE e", {}, { database: 'neo4j' });
   }
 });
 
