@@ -58,9 +58,10 @@ export const COMMON_PARAMS = {
     // rrf measured on the dev sets (Recall@5 / MRR, 40 questions each): MuSiQue gated .633/.813 -> .696/.905,
     // ppr .625/.835 -> .692/.885; HotpotQA gated .850/.826 -> .850/.921, ppr .750/.855 -> .863/.910.
     // rrf (two votes, graph and text) against rrf3 (three, graph, dense and full-text; the default
-    // before), one run, Recall@5 per document: 2Wiki (200) gated .776 -> .821, ppr .776 -> .814;
-    // MuSiQue gated .704 -> .748, ppr .713 -> .727; HotpotQA gated .850 -> .875, ppr .838 -> .863
-    // (Recall@2 .725 -> .662, .713 -> .675). bench/reports/<set>/fusion, README (Evaluation).
+    // before), one run, with the name-seed rules of the same change, Recall@5 per document: 2Wiki (200)
+    // gated .789 -> .838, ppr .779 -> .835; MuSiQue gated .729 -> .754, ppr .713 -> .758; HotpotQA
+    // gated .863 -> .900, ppr .850 -> .875 (Recall@2 .738 -> .675, .700 -> .700).
+    // bench/reports/<set>/fusion, README (Evaluation).
     default: 'rrf',
     doc: "passage ranking: blend = graphWeight x graph score + vectorWeight x cosine; rrf = reciprocal rank fusion of two rankings, the graph's and the text's (dense and full-text fused by rank); rrf3 = of three, graph, dense and full-text",
   },
