@@ -111,7 +111,8 @@ CALL () {
   // names neither "Place of birth" nor "What Is?"). A curated graph's names are canonical as they
   // are, lower case included (Hetionet's "melanoma").
   WHERE size(node.name) >= 3 AND q CONTAINS ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '
-    AND (node:Curated OR (node.name <> toLower(node.name) AND all(w IN [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] WHERE w IN caps) AND any(w IN [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] WHERE w IN innerCaps)))
+    AND (node:Curated OR (node.name <> toLower(node.name)
+         AND (size(innerCaps) = 0 OR (all(w IN [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] WHERE w IN caps) AND any(w IN [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] WHERE w IN innerCaps)))))
   // The longest match wins: a name inside another matched name ("Half" in "The Half-Naked Truth",
   // "Guy" in "Free Guy") is a part of that name, not a second one named by the question.
   WITH collect({node: node, words: ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '}) AS matched

@@ -59,7 +59,7 @@ export const COMMON_PARAMS = {
     // ppr .625/.835 -> .692/.885; HotpotQA gated .850/.826 -> .850/.921, ppr .750/.855 -> .863/.910.
     // rrf (two votes, graph and text) against rrf3 (three, graph, dense and full-text; the default
     // before), one run, with the name-seed rules of the same change, Recall@5 per document: 2Wiki (200)
-    // gated .789 -> .838, ppr .779 -> .835; MuSiQue gated .729 -> .754, ppr .713 -> .758; HotpotQA
+    // gated .789 -> .838, ppr .779 -> .835; MuSiQue gated .729 -> .754, ppr .713 -> .746; HotpotQA
     // gated .863 -> .900, ppr .850 -> .875 (Recall@2 .738 -> .675, .700 -> .700).
     // bench/reports/<set>/fusion, README (Evaluation).
     default: 'rrf',
