@@ -132,13 +132,17 @@ test('a name seeds only where a cased question writes it as a name (capitalised,
 });
 
 test('a write after the projection makes ppr answer projection_building until it is rebuilt', async () => {
+  // No rebuild left over from an earlier test may finish after the stamp below.
+  await retriever.projection.idle();
   const s = driver.session();
   await s.run("MERGE (m:GraphRecallMeta {key: 'graph'}) SET m.updatedAt = datetime() + duration('PT1S')");
   await s.close();
-  const err = await retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question, params: GDS }).catch((e) => e);
-  expect(err.code).toBe('projection_building');
+  // Read before ppr starts its background rebuild: on a loaded machine that rebuild can finish
+  // after the stamp, and then the projection is fresh again.
   const st = await manageProjection(driver, 'status', { graphName: GRAPH });
   expect(st.fresh).toBe(false);
+  const err = await retriever.retrieve({ mode: 'ppr', questionEmbedding: f.question, params: GDS }).catch((e) => e);
+  expect(err.code).toBe('projection_building');
   await new Promise((r) => setTimeout(r, 1100));
   await retriever.projection.idle();
   await manageProjection(driver, 'refresh', { graphName: GRAPH });
