@@ -54,18 +54,20 @@ CALL () {
   WITH q, [w IN words WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS caps, [w IN words[1..] WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS innerCaps
   // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
   CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q), ' ')[0..256], ' '), {limit: 50}) YIELD node
-  WITH q, caps, innerCaps, node
+  WITH q, caps, innerCaps, node, ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS nameWords
+  WHERE size(node.name) >= 3 AND q CONTAINS nameWords
   // Extracted names must hold a capital (no common words), and the question must write them as
   // names: each capitalised word of the name capitalised in the question, one of them past its
   // first word (the mouth of a river is not the rapper "The Mouth"; "What is the place of birth"
-  // names neither "Place of birth" nor "What Is?"). A curated graph's names are canonical as they
-  // are, lower case included (Hetionet's "melanoma").
-  WHERE size(node.name) >= 3 AND q CONTAINS ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '
-    AND (node:Curated OR (node.name <> toLower(node.name)
-         AND (size(innerCaps) = 0 OR (all(w IN [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] WHERE w IN caps) AND any(w IN [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] WHERE w IN innerCaps)))))
+  // names neither "Place of birth" nor "What Is?"). A question with no capital past its first
+  // word says nothing by case, so its words match as they are. A curated graph's names are
+  // canonical as they are, lower case included (Hetionet's "melanoma").
+  WITH caps, innerCaps, node, nameWords, [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] AS nameCaps
+  WHERE node:Curated OR (node.name <> toLower(node.name)
+        AND (size(innerCaps) = 0 OR (all(w IN nameCaps WHERE w IN caps) AND any(w IN nameCaps WHERE w IN innerCaps))))
   // The longest match wins: a name inside another matched name ("Half" in "The Half-Naked Truth",
   // "Guy" in "Free Guy") is a part of that name, not a second one named by the question.
-  WITH collect({node: node, words: ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' '}) AS matched
+  WITH collect({node: node, words: nameWords}) AS matched
   UNWIND matched AS m
   WITH m, matched WHERE none(o IN matched WHERE size(o.words) > size(m.words) AND o.words CONTAINS m.words)
   WITH m.node AS node LIMIT $nameSeedK
