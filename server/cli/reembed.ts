@@ -6,7 +6,8 @@ export function reembedCommand(program: Command): void {
     .command('reembed')
     .description(
       're-embed every passage, entity and fact with the configured embedder (after switching EMBEDDER) and rebuild the vector indexes; ' +
-        "--facts embeds only the facts that have no vector yet (a graph ingested before fact seeds, or a DBA's own graph)",
+        "--facts embeds only the facts that have no vector yet (a graph ingested before fact seeds, or a DBA's own graph). " +
+        'Embeds with one worker per core unless EMBED_WORKERS is set',
     )
     .option('--facts', 'only embed the facts (relationships of the walked types) that have no vector yet')
     .action(async (flags: { facts?: boolean }) => {
