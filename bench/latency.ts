@@ -16,6 +16,9 @@
  * 27687, .data/neo4j-bench), generated once and reused while its settings hold.
  * Either way NEO4J_URI, when set, names the database to use instead.
  *
+ * Each mode is also run as its .cypher file alone from a plain client (driver.executeQuery, the
+ * same parameters: what a DBA runs), and the server's own timings.dbMs is printed against it.
+ *
  * --stages also times each mode's statement cut after each of its stages (seed
  * mapping; the walk or PageRank), so where a mode's time goes reads as the
  * difference between consecutive cuts (Neo4j Community's PROFILE gives rows and
@@ -264,6 +267,19 @@ async function main() {
   for (const v of values.variants ? (JSON.parse(values.variants) as { name: string; mode: Mode; params?: Record<string, unknown> }[]) : []) {
     variants.push({ name: v.name, run: mode(v.mode, v.params) });
   }
+  // Each mode's file as a DBA runs it: the statement alone from a plain client (driver.executeQuery,
+  // the same parameters), against which the server's own timings.dbMs is compared.
+  const CLIENT = ' (the file, from a client)';
+  for (const m of ['vector', 'hybrid', 'gated', 'ppr'] as Mode[]) {
+    const text = fs.readFileSync(path.join(CYPHER_DIR, MODES[m].file), 'utf8');
+    variants.push({
+      name: m + CLIENT,
+      run: (q) => {
+        const params = toDriverParams({ ...retriever.effectiveParams(m), question: q.text ?? '', questionEmbedding: q.embedding });
+        return store.driver.executeQuery(text, params, { database: store.database, routing: neo4j.routing.READ });
+      },
+    });
+  }
   if (values.stages) {
     for (const m of ['vector', 'gated', 'ppr'] as Mode[]) {
       for (const { stage, text } of stageCuts(m)) {
@@ -278,13 +294,16 @@ async function main() {
     }
   }
   const times = new Map(variants.map((v) => [v.name, [] as number[]]));
+  /** The server's own timings.dbMs, for the variants that go through the Retriever. */
+  const dbMs = new Map(variants.map((v) => [v.name, [] as number[]]));
   for (let i = 0; i < questions.length; i++) {
     // Rotate the order so no variant always runs first (cache effects spread evenly).
     const order = variants.map((_, k) => variants[(k + i) % variants.length]);
     for (const v of order) {
       const t0 = performance.now();
-      await v.run(questions[i]);
+      const out = (await v.run(questions[i])) as { timings?: { dbMs?: number } };
       if (i >= cfg.warmup) times.get(v.name)!.push(performance.now() - t0);
+      if (i >= cfg.warmup && typeof out?.timings?.dbMs === 'number') dbMs.get(v.name)!.push(out.timings.dbMs);
     }
     process.stderr.write(`\rquestion ${i + 1}/${questions.length}`);
   }
@@ -297,6 +316,15 @@ async function main() {
     const t = times.get(v.name)!;
     const p50 = percentile(t, 50);
     console.log(`| ${v.name} | ${p50.toFixed(1)} | ${percentile(t, 95).toFixed(1)} | ${(p50 / base).toFixed(2)}x |`);
+  }
+  // The server's timings.dbMs (a read transaction: begin, run, pull, commit) against the same file run from a client.
+  console.log("\nThe server's timings.dbMs against the same statement file run from a plain client (driver.executeQuery), same questions and parameters:");
+  console.log('| mode | server dbMs p50 | the file from a client, p50 | difference |');
+  console.log('|---|---|---|---|');
+  for (const m of ['vector', 'hybrid', 'gated', 'ppr']) {
+    const server = percentile(dbMs.get(m)!, 50);
+    const client = percentile(times.get(m + CLIENT)!, 50);
+    console.log(`| ${m} | ${server.toFixed(1)} | ${client.toFixed(1)} | ${(server - client >= 0 ? '+' : '') + (server - client).toFixed(1)} ms |`);
   }
   await store.close();
   setup.stop();

@@ -25,6 +25,7 @@ import {
   type IngestContext,
 } from '../../server/ingest/index.js';
 import { ROOT } from '../../server/config.js';
+import { compose } from '../../server/ingest/facts.js';
 import { Retriever } from '../../server/retrieval/client.js';
 import { resetGraph, testDriver } from '../support/db.js';
 
@@ -81,28 +82,41 @@ beforeAll(async () => {
 beforeEach(async () => resetGraph(driver));
 afterAll(async () => driver?.close());
 
-/** Every fact of these types with its sentence and vector (fact seeds search them). */
-async function factVectors(types: string[]): Promise<{ text: string; embedding: number[] | null }[]> {
+/** Every fact of these types with its parts, sentence and vector (fact seeds search them). */
+async function factVectors(types: string[]): Promise<{ parts: string[]; text: string; embedding: number[] | null }[]> {
   const s = driver.session();
   try {
     const r = await s.run(
       `MATCH (a:Entity)-[r]->(b:Entity) WHERE type(r) IN $types
-       RETURN a.name + ' ' + coalesce(r.predicate, toLower(replace(type(r), '_', ' '))) + ' ' + b.name AS text, r.embedding AS embedding`,
+       RETURN [a.name, coalesce(r.predicate, toLower(replace(type(r), '_', ' '))), b.name] AS parts, r.embedding AS embedding`,
       { types },
     );
-    return r.records.map((x) => ({ text: x.get('text'), embedding: x.get('embedding') }));
+    return r.records.map((x) => ({ parts: x.get('parts'), text: x.get('parts').join(' '), embedding: x.get('embedding') }));
   } finally {
     await s.close();
   }
 }
 
-/** Each fact's vector is its sentence's embedding (within float noise). */
-async function expectFactsEmbedded(types: string[], by: Embedder): Promise<number> {
+/**
+ * Each fact's vector (within float noise): composed, the word-weighted sum of its subject's, predicate's
+ * and object's vectors by this embedder, normalised; or, as `sentence`, its sentence's own embedding.
+ */
+async function expectFactsEmbedded(types: string[], by: Embedder, how: 'composed' | 'sentence' = 'composed'): Promise<number> {
   const facts = await factVectors(types);
-  const expected = await by.embed(
-    facts.map((f) => f.text),
-    'document',
-  );
+  const expected =
+    how === 'sentence'
+      ? await by.embed(
+          facts.map((f) => f.text),
+          'document',
+        )
+      : await Promise.all(
+          facts.map(async (f) =>
+            compose(
+              await by.embed(f.parts, 'document'),
+              f.parts.map((p) => p.split(/\s+/).filter(Boolean).length),
+            ),
+          ),
+        );
   facts.forEach((f, i) => {
     expect(f.embedding).not.toBeNull();
     const dot = f.embedding!.reduce((t, x, k) => t + x * expected[i][k], 0);
@@ -129,7 +143,7 @@ test('a corpus ingests; a bad line is reported with its number and skipped; a se
   expect(second.documents).toMatchObject({ read: 5, written: 0, unchanged: 5 });
   expect(second.entities).toBe(0);
   expect(await graphCounts()).toEqual(after);
-  // Every RELATED fact carries its sentence's vector, and the fact index finds it.
+  // Every RELATED fact carries its vector composed from its parts' vectors.
   expect(await expectFactsEmbedded(['RELATED'], embedder)).toBe(after.related);
 
   // Every passage is embedded with the real model and reachable through the index.
@@ -229,8 +243,8 @@ test('a curated graph in Hetionet format keeps its own relationship types', asyn
   expect([...meta.records[0].get('t')].sort()).toEqual(['BINDS_CbG', 'TREATS_CtD']);
   await s.close();
   expect(summary.synonyms).toBe(0); // curated ids are canonical: no embedding synonyms among them
-  // Each curated edge's sentence is embedded, in its type's own fact index.
-  expect(await expectFactsEmbedded(['BINDS_CbG', 'TREATS_CtD'], embedder)).toBe(2);
+  // Each curated edge's sentence is embedded whole (not composed), in its type's own fact index.
+  expect(await expectFactsEmbedded(['BINDS_CbG', 'TREATS_CtD'], embedder, 'sentence')).toBe(2);
   const [fq] = await embedder.embed(['Which drugs treat cardiovascular disease?'], 'query');
   const s2 = driver.session();
   const nearest = await s2.run(
@@ -253,12 +267,20 @@ test('switching embedders on a populated database is refused with the fix, and r
   const r = await reembed(store, other);
   expect(r.passages).toBe(5);
   expect(r.entities).toBeGreaterThan(8);
-  // The facts too: each now carries the new embedder's vector of its sentence.
+  // The facts too: each now carries a vector composed from the new embedder's.
   expect(r.facts).toBeGreaterThan(0);
   expect(await expectFactsEmbedded(['RELATED'], other)).toBe(r.facts);
   // A fact left without a vector (a graph from before fact seeds) is filled by embedFacts alone.
   await driver.executeQuery('MATCH ()-[r:RELATED]->() WITH r LIMIT 2 REMOVE r.embedding');
   expect(await embedFacts(store, other, ['RELATED', 'SAME_AS'])).toBe(2);
+  expect(await expectFactsEmbedded(['RELATED'], other)).toBe(r.facts);
+  // With sentences (or where an end has no name vector), each fact's sentence is embedded whole.
+  expect(await embedFacts(store, other, ['RELATED'], { all: true, sentences: true })).toBe(r.facts);
+  expect(await expectFactsEmbedded(['RELATED'], other, 'sentence')).toBe(r.facts);
+  await driver.executeQuery('MATCH (e:Entity) REMOVE e.embedding');
+  expect(await embedFacts(store, other, ['RELATED'], { all: true })).toBe(r.facts);
+  expect(await expectFactsEmbedded(['RELATED'], other, 'sentence')).toBe(r.facts);
+  await reembed(store, other);
   expect(await expectFactsEmbedded(['RELATED'], other)).toBe(r.facts);
   await expect(ensureEmbedder(store, other)).resolves.toBeUndefined();
   const s = driver.session();
