@@ -106,14 +106,18 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
     );
     const fresh = resolved.entities.filter((e) => !existing.has(e.id));
     const vectors = await timed('embed', async () => {
-      const passageVectors = await ctx.embedder.embed(
-        passages.map((p) => `${p.title}\n${p.text}`),
-        'document',
-      );
-      const names = await ctx.embedder.embed(
-        fresh.map((e) => e.name),
-        'document',
-      );
+      // Side by side: the embedder's workers take the batches of both (a batch's last few passages
+      // do not leave a worker idle while the other finishes them).
+      const [passageVectors, names] = await Promise.all([
+        ctx.embedder.embed(
+          passages.map((p) => `${p.title}\n${p.text}`),
+          'document',
+        ),
+        ctx.embedder.embed(
+          fresh.map((e) => e.name),
+          'document',
+        ),
+      ]);
       const descriptions =
         opts.descriptionEmbedding === 'text'
           ? await ctx.embedder.embed(fresh.map(describeForEmbedding), 'document')
