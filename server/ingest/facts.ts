@@ -47,7 +47,8 @@ export function compose(vectors: number[][], weights: number[]): number[] {
  * The model then embeds the distinct predicates (1,969 for MuSiQue's 43,219 facts) instead of
  * every sentence, which was most of an ingest's time. Measured (README, "Fact vectors"): the
  * composed vector's cosine to the sentence's own is 0.84 (median, 2,000 MuSiQue facts), and the
- * graph modes' Recall@5 on MuSiQue and HotpotQA was the same or better with it. A curated type's
+ * graph modes' Recall@5 on MuSiQue and HotpotQA was the same or better with it (on 2Wiki 0.5 to 1.2
+ * points lower, Recall@2 higher). A curated type's
  * facts (Hetionet's TREATS_CtD) are embedded as sentences: there every fact of a type shares one
  * predicate, the names dominate a composed vector, and the question's relation ("What symptoms
  * does X present?") was lost (entity Recall@10 on the presents template 52.8 -> 36.1 composed).
@@ -72,16 +73,31 @@ export async function embedFacts(
     for (const x of r.records) pending.push(x.get('id'));
   }
   let embedded = 0;
-  // Batch i + 1 is read and embedded while batch i is written (pipelined).
   // The predicates' vectors, each embedded once per run.
   const predicates = new Map<string, number[]>();
+  // Batch i + 1 is read and embedded while batch i is written (pipelined).
   const prepare = async (i: number) => {
-    const rows = await store.read<FactRow>(
+    const rows = await store.read<Omit<FactRow, 'subjectVector' | 'objectVector'> & { subjectId: string; objectId: string }>(
       `UNWIND $ids AS id MATCH (a:Entity)-[r]->(b:Entity) WHERE elementId(r) = id
-       RETURN id, type(r) AS type, a.name AS subject, ${PREDICATE} AS predicate, b.name AS object, a.embedding AS subjectVector, b.embedding AS objectVector`,
+       RETURN id, type(r) AS type, a.name AS subject, ${PREDICATE} AS predicate, b.name AS object, elementId(a) AS subjectId, elementId(b) AS objectId`,
       { ids: pending.slice(i, i + batchSize) },
     );
-    const facts = rows.records.map((x) => x.toObject());
+    // The ends' name vectors, each read once per batch (an entity is the end of many facts).
+    const ends = opts.sentences
+      ? []
+      : [...new Set(rows.records.flatMap((x) => (x.get('type') === COMPOSED_TYPE ? [x.get('subjectId'), x.get('objectId')] : [])))];
+    const vectorRows = await store.read<{ id: string; v: number[] | null }>(
+      'UNWIND $ids AS id MATCH (e:Entity) WHERE elementId(e) = id RETURN id, e.embedding AS v',
+      {
+        ids: ends,
+      },
+    );
+    const nameVectors = new Map(vectorRows.records.map((x) => [x.get('id'), x.get('v')]));
+    const facts: FactRow[] = rows.records.map((x) => ({
+      ...x.toObject(),
+      subjectVector: nameVectors.get(x.get('subjectId')) ?? null,
+      objectVector: nameVectors.get(x.get('objectId')) ?? null,
+    }));
     const dim = embedder.dimension;
     const composable = (f: FactRow) => !opts.sentences && f.type === COMPOSED_TYPE && f.subjectVector?.length === dim && f.objectVector?.length === dim;
     const sentence = (f: FactRow) => `${f.subject} ${f.predicate} ${f.object}`;
