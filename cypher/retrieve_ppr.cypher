@@ -40,7 +40,7 @@
 //   maxIterations         PageRank iterations at most (default 30)
 //   tolerance             PageRank convergence tolerance (default 1e-7)
 //   exactWeights          exact weighted PPR as sum of w_i * PPR(seed_i), one GDS run per distinct seed weight; false = one run with unweighted seeds (default true)
-//   concurrency           threads per GDS PageRank run (a question runs several, and concurrent questions share the cores) (default 2)
+//   concurrency           threads per GDS PageRank run, at most 4 (GDS Community's limit; a question runs several, and concurrent questions share the cores) (default 2)
 //   passageSeedWeight     also teleport to the passageSeedK densest passages, each at this times its cosine over the best one (HippoRAG 2 uses 0.05) (default 0)
 //   passageSeedK          dense passages seeded when passageSeedWeight > 0 (default 10)
 //   teleportBuckets       exact weights: the passage seeds are grouped by rank into this many GDS runs (default 4)

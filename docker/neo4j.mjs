@@ -185,6 +185,10 @@ function writeConf() {
       // with size hints (the default) a question of a new length class re-plans the whole
       // statement (4-18 s for gated) although the plan is the same.
       'internal.cypher.use_parameter_size=false',
+      // One query may use at most half the heap (the pool of all transactions is 70 % of it), so a
+      // request with extreme parameters fails alone, with its own error (the server answers 400),
+      // instead of exhausting the pool for every concurrent query.
+      `db.memory.transaction.max=${Math.floor(parseSize(cfg.heap) / 2 / 2 ** 20)}m`,
       '',
     ].join('\n'),
   );

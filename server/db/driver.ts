@@ -17,8 +17,13 @@ export function createDriver(cfg: Config['neo4j']): Driver {
   });
 }
 
-/** What went wrong at the database, in HTTP terms. */
-export type DbFailure = 'unavailable' | 'timeout' | 'client' | 'other';
+/**
+ * What went wrong at the database, in HTTP terms. `query_memory`: the statement alone needed more
+ * memory than one transaction may use (`db.memory.transaction.max`), the same every time it runs
+ * with these parameters; `busy`: the memory pool of all transactions
+ * (`dbms.memory.transaction.total.max`) is full, so it may pass when the others are done.
+ */
+export type DbFailure = 'unavailable' | 'timeout' | 'query_memory' | 'busy' | 'client' | 'other';
 
 /**
  * Server status codes that mean "the database cannot serve this now; the same
@@ -27,7 +32,6 @@ export type DbFailure = 'unavailable' | 'timeout' | 'client' | 'other';
 const UNAVAILABLE_CODES = new Set([
   'Neo.TransientError.General.DatabaseUnavailable',
   'Neo.TransientError.Database.DatabaseUnavailable',
-  'Neo.TransientError.General.MemoryPoolOutOfMemoryError',
   'Neo.TransientError.Transaction.LeaderSwitch',
   'Neo.ClientError.Cluster.NotALeader',
 ]);
@@ -39,6 +43,9 @@ export function classifyDbError(e: unknown): DbFailure {
     return 'unavailable';
   }
   if (UNAVAILABLE_CODES.has(code) || code.endsWith('.DatabaseUnavailable')) return 'unavailable';
+  if (code === 'Neo.TransientError.General.MemoryPoolOutOfMemoryError') {
+    return /\bdb\.memory\.transaction\.max\b/.test(msg) ? 'query_memory' : 'busy';
+  }
   // A database shutting down terminates running transactions with these.
   if (
     /^Neo\.(Transient|Database)Error\./.test(code) &&

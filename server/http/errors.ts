@@ -101,9 +101,11 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
     res.status(status).json(errorBody(err));
     return;
   }
-  if (classifyDbError(err) === 'unavailable') {
+  const failure = classifyDbError(err);
+  if (failure === 'unavailable' || failure === 'busy') {
     res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-    res.status(503).json(body('database_unavailable', 'the database is unreachable; retry shortly'));
+    if (failure === 'busy') res.status(503).json(body('overloaded', 'the database has no transaction memory left; retry shortly'));
+    else res.status(503).json(body('database_unavailable', 'the database is unreachable; retry shortly'));
     return;
   }
   req.log?.error({ err }, 'unhandled error');

@@ -301,6 +301,19 @@ export function fromDbError(e: unknown, timeoutMs: number, elapsedMs?: number): 
   switch (classifyDbError(e)) {
     case 'unavailable':
       return new AppError('database_unavailable', 'the database is unreachable; retry shortly', undefined, 1);
+    case 'query_memory':
+      return new AppError(
+        'invalid_param',
+        'params: this request needs more memory than one query may use (db.memory.transaction.max); lower frontier, entityK, candidateK, steps or pushFrontier, or raise threshold or pushEpsilon',
+        'params',
+      );
+    case 'busy':
+      return new AppError(
+        'overloaded',
+        'the database has no transaction memory left for this query (dbms.memory.transaction.total.max); retry shortly',
+        undefined,
+        2,
+      );
     case 'timeout':
       return new AppError('query_timeout', `retrieval exceeded the ${timeoutMs} ms timeout`);
     default:

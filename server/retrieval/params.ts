@@ -153,11 +153,12 @@ export const PPR_PARAMS = {
     doc: 'exact weighted PPR as sum of w_i * PPR(seed_i), one GDS run per distinct seed weight; false = one run with unweighted seeds',
   },
   concurrency: {
-    schema: int(1, 64),
+    // At most 4: GDS Community refuses more ("Community users cannot exceed concurrency=4").
+    schema: int(1, 4),
     // 2 measured on 2 cores (ppr p50 for 1 / 2 / 4 threads, one run each): MuSiQue dev graph 623 / 637 / 744 ms,
     // Hetionet sample 2,656 / 1,921 / 2,043 ms. GDS's own default is 4; more threads than cores only contend.
     default: 2,
-    doc: 'threads per GDS PageRank run (a question runs several, and concurrent questions share the cores)',
+    doc: "threads per GDS PageRank run, at most 4 (GDS Community's limit; a question runs several, and concurrent questions share the cores)",
   },
   passageSeedWeight: {
     schema: num(0, 1),

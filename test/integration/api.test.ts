@@ -50,6 +50,8 @@ describe('POST /v1/retrieve', () => {
     [{ question: 'x', params: { steps: 9 } }, 'params.steps', /less than or equal to 5/],
     [{ question: 'x', params: { decay: 'high' } }, 'params.decay', /Expected number/],
     [{ question: 'x', mode: 'vector', params: { steps: 2 } }, 'params.steps', /unknown field/],
+    // GDS Community refuses more than 4 threads: caught here, not a 500 from the database.
+    [{ question: 'x', mode: 'ppr', params: { engine: 'gds', concurrency: 5 } }, 'params.concurrency', /less than or equal to 4/],
     [{ question: 'x', params: { relTypes: ['KNOWS'] } }, 'params.relTypes', /not in the allow-list/],
     [{ question: 'x', params: { relTypes: ['RELATED]->() DETACH DELETE (n'] } }, 'params.relTypes.0', /Invalid/],
     [{ questionEmbedding: [0.1, 0.2] }, 'questionEmbedding', /expected 384 numbers/],
@@ -60,6 +62,12 @@ describe('POST /v1/retrieve', () => {
     expect(r.status).toBe(400);
     expect(r.body.error.field).toBe(field);
     expect(r.body.error.message).toMatch(message);
+  });
+
+  test('ppr on GDS runs with concurrency 4, the most GDS Community allows', async () => {
+    const r = await postJson(`${srv.url}/v1/retrieve`, { questionEmbedding: f.question, mode: 'ppr', params: { engine: 'gds', concurrency: 4 } });
+    expect(r.status).toBe(200);
+    expect(r.body.passages.length).toBeGreaterThan(0);
   });
 
   test('malformed JSON is a 400', async () => {

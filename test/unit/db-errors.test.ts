@@ -18,7 +18,6 @@ test.each([
   ],
   ['Neo.TransientError.General.DatabaseUnavailable', 'Database `neo4j` is unavailable.'],
   ['Neo.TransientError.Database.DatabaseUnavailable', 'Database is unavailable'],
-  ['Neo.TransientError.General.MemoryPoolOutOfMemoryError', 'The memory pool limit was exceeded'],
   ['Neo.TransientError.Transaction.Terminated', 'The transaction has been terminated: the database is shutting down.'],
 ])('%s (%s) is unavailable', (code, message) => {
   expect(classifyDbError(err(code, message))).toBe('unavailable');
@@ -40,6 +39,26 @@ test.each([
   ['Neo.TransientError.Transaction.DeadlockDetected', 'ForsetiClient can not acquire ExclusiveLock', 'other'],
 ])('%s is not unavailable', (code, message, expected) => {
   expect(classifyDbError(err(code, message))).toBe(expected);
+});
+
+// Neo4j 5.26's messages, as the MuSiQue eval database gave them to a gated request with every parameter at its
+// extreme (frontier 10000, threshold 0, decay 1, gate off): once under the pool's limit alone, once under the
+// per-transaction limit docker/neo4j.mjs sets.
+const POOL_FULL =
+  'The allocation of an extra 16.4 MiB would use more than the limit 1.4 GiB. Currently using 1.4 GiB. dbms.memory.transaction.total.max threshold reached';
+const QUERY_TOO_BIG =
+  'The allocation of an extra 2.0 MiB would use more than the limit 1.0 GiB. Currently using 1023.6 MiB. db.memory.transaction.max threshold reached';
+
+test('a query over the per-transaction memory limit is a 400 naming params (the same every time); a full pool is a 503 retry', () => {
+  const memory = (message: string) => err('Neo.TransientError.General.MemoryPoolOutOfMemoryError', message);
+  expect(classifyDbError(memory(QUERY_TOO_BIG))).toBe('query_memory');
+  expect(classifyDbError(memory(POOL_FULL))).toBe('busy');
+  expect(fromDbError(memory(QUERY_TOO_BIG), 30_000)).toMatchObject({
+    code: 'invalid_param',
+    field: 'params',
+    message: expect.stringMatching(/^params: .*frontier/),
+  });
+  expect(fromDbError(memory(POOL_FULL), 30_000)).toMatchObject({ code: 'overloaded', retryAfterSeconds: 2 });
 });
 
 test('errors are real Neo4jErrors', () => {
