@@ -20,4 +20,6 @@ export interface Services {
   extractor: () => Promise<Extractor>;
   /** The answer generator for POST /v1/answer, created on first use. */
   generator: () => Promise<Generator>;
+  /** The server's database watchdog found the database unreachable on its last probe (unset: unknown). */
+  databaseDown?: () => boolean;
 }

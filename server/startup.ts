@@ -365,6 +365,7 @@ export async function startServer(config: Config, overrides: ServiceOverrides = 
     const w = watchDatabase(full, retriever.cold);
     watch = w;
     retriever.down = () => w.reachable === false;
+    full.databaseDown = retriever.down;
     logger.info({ url, seconds: startup.status().elapsedSeconds }, 'graph-recall ready');
     return full;
   })();

@@ -107,7 +107,7 @@ export async function createLocalEmbedder(opts: LocalEmbedderOptions = {}): Prom
   return {
     id: LOCAL_MODEL_ID,
     dimension: LOCAL_DIMENSION,
-    async embed(texts: string[], _kind: EmbedKind): Promise<number[][]> {
+    async embed(texts: string[], _kind: EmbedKind, signal?: AbortSignal): Promise<number[][]> {
       if (texts.length === 0) return [];
       // Group by length (characters approximate tokens here; the worker sorts by tokens).
       const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
@@ -117,6 +117,7 @@ export async function createLocalEmbedder(opts: LocalEmbedderOptions = {}): Prom
       let next = 0;
       const lane = async (): Promise<void> => {
         while (next < jobs.length) {
+          signal?.throwIfAborted();
           const idx = jobs[next++]!;
           const flat = await run(idx.map((i) => texts[i]!));
           idx.forEach((i, k) => {

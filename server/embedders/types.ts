@@ -11,8 +11,11 @@ export interface Embedder {
    * same with every model.
    */
   readonly cosineFloor?: number;
-  /** Returns one L2-normalised vector per input, in order. */
-  embed(texts: string[], kind: EmbedKind): Promise<number[][]>;
+  /**
+   * Returns one L2-normalised vector per input, in order. With `signal`, an embedder that works in
+   * batches (local) stops before its next batch once the signal aborts, throwing its reason.
+   */
+  embed(texts: string[], kind: EmbedKind, signal?: AbortSignal): Promise<number[][]>;
   /** Releases what the embedder holds (worker threads, model sessions); optional. */
   close?(): Promise<void>;
 }

@@ -85,11 +85,13 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
   // entities are created by MERGE ... ON CREATE: an entity new to both batches is created by the
   // first write and left as it is by the second.
   const prepare = async (i: number) => {
+    opts.signal?.throwIfAborted();
     const batch = todo.slice(i, i + batchSize);
     const passages = batch.flatMap((d) => toPassages(d, opts.chunkSize, opts.chunkOverlap));
     const extractions = await timed('extract', async () => {
       const out: { passage: SourcePassage; extraction: Extraction }[] = [];
       for (const passage of passages) {
+        opts.signal?.throwIfAborted();
         out.push({ passage, extraction: await ctx.extractor.extract(passage) });
         // The offline extractor runs on the event loop: let other requests (health, retrievals) in
         // between passages, so a large document never stalls the server for its whole extraction.
@@ -105,6 +107,7 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
       ),
     );
     const fresh = resolved.entities.filter((e) => !existing.has(e.id));
+    opts.signal?.throwIfAborted();
     const vectors = await timed('embed', async () => {
       // Side by side: the embedder's workers take the batches of both (a batch's last few passages
       // do not leave a worker idle while the other finishes them).
@@ -112,10 +115,12 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
         ctx.embedder.embed(
           passages.map((p) => `${p.title}\n${p.text}`),
           'document',
+          opts.signal,
         ),
         ctx.embedder.embed(
           fresh.map((e) => e.name),
           'document',
+          opts.signal,
         ),
       ]);
       const descriptions =
@@ -133,6 +138,7 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
   };
 
   const commit = async ({ batch, passages, resolved, fresh, vectors }: Awaited<ReturnType<typeof prepare>>) => {
+    opts.signal?.throwIfAborted();
     const replaced = batch.filter((d) => known.has(d.id)).map((d) => d.id);
     const written = await timed('write', () =>
       writeDocumentBatch(store, {

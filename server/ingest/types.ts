@@ -63,6 +63,11 @@ export interface IngestOptions {
    */
   descriptionEmbedding?: 'passages' | 'text';
   onProgress?: (p: Progress) => void;
+  /**
+   * Stops the ingest between passages and before each embedding and write, throwing the signal's
+   * reason (POST /v1/documents: the client went away, or the database did). What was committed stays.
+   */
+  signal?: AbortSignal;
 }
 
 export interface Progress {

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
-import { jsonBody, parseBody, requireApiKey, route } from '../http/handlers.js';
+import { clientGone, jsonBody, parseBody, requireApiKey, route } from '../http/handlers.js';
 import { deleteDocument, deriveDocumentId, ingestDocuments, type ReadItem } from '../ingest/index.js';
 import { projectionManager } from '../retrieval/projection.js';
 import type { Services } from '../services.js';
@@ -24,6 +24,8 @@ export const DocumentsBody = z
   })
   .strict();
 
+const unreachable = () => new AppError('database_unavailable', 'the database is unreachable; retry shortly', undefined, 1);
+
 /** Small-batch ingestion over HTTP (the CLI handles corpora); API key required. */
 export function documentsRouter(svc: Services): Router {
   const router = Router();
@@ -39,6 +41,14 @@ export function documentsRouter(svc: Services): Router {
     jsonBody,
     route(async (req, res) => {
       const body = parseBody(DocumentsBody, req.body);
+      if (svc.databaseDown?.()) throw unreachable();
+      // Extraction and embedding take seconds per document: stop before the next step when the
+      // client has gone away or the database has (a quick 503, not one after all the embedding).
+      const stop = new AbortController();
+      clientGone(req, res).addEventListener('abort', () => stop.abort(new Error('the client went away')));
+      const watch = setInterval(() => {
+        if (svc.databaseDown?.()) stop.abort(unreachable());
+      }, 250);
       async function* items(): AsyncGenerator<ReadItem> {
         for (const d of body.documents) {
           yield { document: { id: d.id ?? deriveDocumentId(d.title, d.text), title: d.title, text: d.text, source: 'api', metadata: d.metadata } };
@@ -53,8 +63,8 @@ export function documentsRouter(svc: Services): Router {
           extraProjectionTypes: svc.config.traverseTypes,
         },
         items(),
-        { strict: true, refreshProjection: false },
-      );
+        { strict: true, refreshProjection: false, signal: stop.signal },
+      ).finally(() => clearInterval(watch));
       if (summary.documents.written > 0 || summary.synonyms > 0) void rebuildProjection();
       res.status(201).json({
         documents: summary.documents,
@@ -72,6 +82,7 @@ export function documentsRouter(svc: Services): Router {
     requireApiKey(svc.config),
     route(async (req, res) => {
       const id = String(req.params.id);
+      if (svc.databaseDown?.()) throw unreachable();
       if (!(await deleteDocument(svc.store, id))) throw new AppError('not_found', `no document with id "${id}"`, 'id');
       void rebuildProjection();
       res.status(204).end();

@@ -187,6 +187,27 @@ test('an interrupted run resumes and ends with the same graph as an uninterrupte
   expect(await graphCounts()).toEqual(clean);
 });
 
+test('an aborted ingest stops before its next step, throwing the reason; what it committed stays whole', async () => {
+  const file = writeCorpus(goodLines());
+  const stop = new AbortController();
+  let extracted = 0;
+  // The abort comes while the second batch (documents 3 and 4, a passage each) is being extracted, after the
+  // first batch's commit began (pipelined: a batch is extracted while the one before is written).
+  const watching: Extractor = {
+    id: extractor.id,
+    async extract(p) {
+      if (++extracted === 4) stop.abort(new Error('the database went away'));
+      return extractor.extract(p);
+    },
+  };
+  await expect(ingestDocuments({ ...ctx(), extractor: watching }, readJsonl(file), { batchSize: 2, signal: stop.signal })).rejects.toThrow(
+    'the database went away',
+  );
+  // Stopped before embedding the second batch: nothing of it written, no third batch extracted.
+  expect(extracted).toBe(4);
+  expect(await graphCounts()).toMatchObject({ documents: 2, passages: 2 });
+});
+
 test('deleting a document removes what only it supported and keeps what others still mention', async () => {
   const file = writeCorpus(goodLines());
   await ingestDocuments(ctx(), readJsonl(file));

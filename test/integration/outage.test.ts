@@ -62,6 +62,7 @@ beforeAll(async () => {
     neo4j: { uri, user: process.env.NEO4J_USER || 'neo4j', password: process.env.NEO4J_PASSWORD!, database: 'neo4j', embedded: false },
     demoCorpus: undefined,
     queryTimeoutMs: 30_000,
+    apiKey: 'outage-key',
   };
   const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(line.slice(0, 400)) });
   srv = await startServer(config, { embedder: createHashEmbedder(384), logger });
@@ -137,6 +138,14 @@ interface Answer {
     const stopAt = Date.now();
     const stoppedAt = await launch('stop');
     await new Promise((r) => setTimeout(r, 3000));
+    // A write while the database is down: a 503 with Retry-After from the watchdog's state, before
+    // any extraction or embedding (and nothing written).
+    const write = await fetch(`${srv.url}/v1/documents`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'outage-key' },
+      body: JSON.stringify({ documents: [{ id: 'outage-doc', title: 'Outage', text: 'Ada Lovelace wrote about the engine during the outage.' }] }),
+    });
+    const writeBody = (await write.json()) as { error?: { code?: string } };
     const startAt = Date.now();
     const upAt = await launch('start');
     // Until gated, ppr and vector each answered 200 after Neo4j is up (bounded: re-planning the
@@ -177,6 +186,10 @@ interface Answer {
       expect({ status: a.status, code: a.code }).toEqual({ status: a.status === 200 ? 200 : 503, code: a.code });
       if (a.status === 503) expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
     }
+    expect({ status: write.status, code: writeBody.error?.code }).toEqual({ status: 503, code: 'database_unavailable' });
+    expect(Number(write.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const written = await driver.executeQuery("MATCH (d:Document {id: 'outage-doc'}) RETURN count(d) AS n");
+    expect(written.records[0].get('n')).toBe(0);
     // 503s while the database is down, before it is started again.
     expect(firstFailure).toBeDefined();
     expect(firstFailure!.at).toBeLessThan(startAt);

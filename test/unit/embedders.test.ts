@@ -69,6 +69,20 @@ describe('local embedder (all-MiniLM-L6-v2 int8, ONNX Runtime)', () => {
     }
   });
 
+  it('stops before its next batch once the signal aborts, throwing its reason', async () => {
+    const small = await createLocalEmbedder({ batchSize: 1 });
+    const stop = new AbortController();
+    stop.abort(new Error('the client went away'));
+    await expect(small.embed(['one', 'two'], 'document', stop.signal)).rejects.toThrow('the client went away');
+    // Aborted between batches: the first batch is embedded, the call still rejects.
+    const late = new AbortController();
+    const texts = Array.from({ length: 400 }, (_, i) => `sentence number ${i}`);
+    const pending = small.embed(texts, 'document', late.signal);
+    setTimeout(() => late.abort(new Error('the database went away')), 10);
+    await expect(pending).rejects.toThrow('the database went away');
+    await expect(small.embed(['three'], 'document')).resolves.toHaveLength(1);
+  });
+
   it('throws a clear error when the model folder is not usable', async () => {
     await expect(createLocalEmbedder({ modelDir: join(modelDir, 'no-such-folder') })).rejects.toThrow(/npm run setup/);
   });
