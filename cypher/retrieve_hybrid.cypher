@@ -167,7 +167,8 @@ CALL (seeds) {
   MATCH (seed)-[r]-(n:Entity)
   WHERE type(r) IN $relTypes AND n <> seed
   WITH seed, r, n, a * reduce(gate_ = 0.0, cos_ IN [emb_ IN [n.descriptionEmbedding] WHERE emb_ IS NOT NULL | ((2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor))] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) AS score
-  ORDER BY score DESC, n.id, type(r), seed.id
+  // Ties (one seed, one neighbour, several predicates) in a fixed order: predicate, then the relationship.
+  ORDER BY score DESC, n.id, type(r), seed.id, coalesce(r.predicate, ''), elementId(r)
   LIMIT $factK
   RETURN collect({passageId: null, entityId: n.id, nodes: [seed, n], rels: [r], score: score}) AS entityPaths
 }

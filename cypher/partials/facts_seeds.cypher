@@ -7,7 +7,8 @@ CALL (seeds) {
   MATCH (seed)-[r]-(n:Entity)
   WHERE type(r) IN $relTypes AND n <> seed
   WITH seed, r, n, a * {{GATE(n)}} AS score
-  ORDER BY score DESC, n.id, type(r), seed.id
+  // Ties (one seed, one neighbour, several predicates) in a fixed order: predicate, then the relationship.
+  ORDER BY score DESC, n.id, type(r), seed.id, coalesce(r.predicate, ''), elementId(r)
   LIMIT $factK
   RETURN collect({passageId: null, entityId: n.id, nodes: [seed, n], rels: [r], score: score}) AS entityPaths
 }
