@@ -270,7 +270,8 @@ async function main() {
   // Each mode's file as a DBA runs it: the statement alone from a plain client (driver.executeQuery,
   // the same parameters), against which the server's own timings.dbMs is compared.
   const CLIENT = ' (the file, from a client)';
-  for (const m of ['vector', 'hybrid', 'gated', 'ppr'] as Mode[]) {
+  const ALL_MODES: Mode[] = ['vector', 'hybrid', 'gated', 'ppr'];
+  for (const m of ALL_MODES) {
     const text = fs.readFileSync(path.join(CYPHER_DIR, MODES[m].file), 'utf8');
     variants.push({
       name: m + CLIENT,
@@ -321,7 +322,7 @@ async function main() {
   console.log("\nThe server's timings.dbMs against the same statement file run from a plain client (driver.executeQuery), same questions and parameters:");
   console.log('| mode | server dbMs p50 | the file from a client, p50 | difference |');
   console.log('|---|---|---|---|');
-  for (const m of ['vector', 'hybrid', 'gated', 'ppr']) {
+  for (const m of ALL_MODES) {
     const server = percentile(dbMs.get(m)!, 50);
     const client = percentile(times.get(m + CLIENT)!, 50);
     console.log(`| ${m} | ${server.toFixed(1)} | ${client.toFixed(1)} | ${(server - client >= 0 ? '+' : '') + (server - client).toFixed(1)} ms |`);

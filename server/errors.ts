@@ -32,6 +32,9 @@ export class AppError extends Error {
   }
 }
 
+/** The database does not answer (the watchdog's probe or the driver says so): a 503, retry in 1 s. */
+export const databaseUnreachable = () => new AppError('database_unavailable', 'the database is unreachable; retry shortly', undefined, 1);
+
 /** The first problem of a failed schema parse, naming the field by its path. */
 export function fromZod(err: ZodError, prefix = ''): AppError {
   const issue = err.issues[0];

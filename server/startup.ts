@@ -21,7 +21,7 @@ import { createExtractor } from './extractors/index.js';
 import type { Extractor } from './extractors/types.js';
 import { GraphStore } from './graph/store.js';
 import { Startup } from './health.js';
-import { AppError } from './errors.js';
+import { AppError, databaseUnreachable } from './errors.js';
 import { errorHandler } from './http/errors.js';
 import { requestId } from './http/request-id.js';
 import { ingestPath, progressBar, walkedTypes } from './ingest/index.js';
@@ -241,7 +241,7 @@ class ServedRetriever extends Retriever {
     const mode = args[0].mode;
     // A database that is starting accepts Bolt connections but holds queries until it serves
     // (then they time out: a 504 seconds later); while the watchdog's probe fails, answer 503 at once.
-    if (this.down()) return Promise.reject(new AppError('database_unavailable', 'the database is unreachable; retry shortly', undefined, 1));
+    if (this.down()) return Promise.reject(databaseUnreachable());
     if (this.cold.has(mode)) {
       return Promise.reject(
         new AppError('database_unavailable', `the database is back; the server is planning the ${mode} statement again: retry shortly`, undefined, 1),

@@ -102,6 +102,13 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
     return;
   }
   const failure = classifyDbError(err);
+  if (failure === 'query_memory') {
+    // The same every time: what the request asks to write or read is too big for one transaction.
+    res
+      .status(413)
+      .json(body('too_large', 'the request needs more memory than one database transaction may use (db.memory.transaction.max); send less at once', '(body)'));
+    return;
+  }
   if (failure === 'unavailable' || failure === 'busy') {
     res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
     if (failure === 'busy') res.status(503).json(body('overloaded', 'the database has no transaction memory left; retry shortly'));

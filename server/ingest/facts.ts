@@ -86,13 +86,15 @@ export async function embedFacts(
     const ends = opts.sentences
       ? []
       : [...new Set(rows.records.flatMap((x) => (x.get('type') === COMPOSED_TYPE ? [x.get('subjectId'), x.get('objectId')] : [])))];
-    const vectorRows = await store.read<{ id: string; v: number[] | null }>(
-      'UNWIND $ids AS id MATCH (e:Entity) WHERE elementId(e) = id RETURN id, e.embedding AS v',
-      {
-        ids: ends,
-      },
-    );
-    const nameVectors = new Map(vectorRows.records.map((x) => [x.get('id'), x.get('v')]));
+    const vectorRows =
+      ends.length === 0
+        ? []
+        : (
+            await store.read<{ id: string; v: number[] | null }>('UNWIND $ids AS id MATCH (e:Entity) WHERE elementId(e) = id RETURN id, e.embedding AS v', {
+              ids: ends,
+            })
+          ).records;
+    const nameVectors = new Map(vectorRows.map((x) => [x.get('id'), x.get('v')]));
     const facts: FactRow[] = rows.records.map((x) => ({
       ...x.toObject(),
       subjectVector: nameVectors.get(x.get('subjectId')) ?? null,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import neo4j from 'neo4j-driver';
 import { classifyDbError } from '../db/driver.js';
-import { AppError } from '../errors.js';
+import { AppError, databaseUnreachable } from '../errors.js';
 import type { GraphStore } from '../graph/store.js';
 import { projectionManager, type ProjectionManager } from './projection.js';
 import { CYPHER_DIR, paramBlock } from './render.js';
@@ -300,7 +300,7 @@ export function fromDbError(e: unknown, timeoutMs: number, elapsedMs?: number): 
   if (index) return new AppError('database_unavailable', `the index ${index[1]} is being built; retry shortly`, undefined, 1);
   switch (classifyDbError(e)) {
     case 'unavailable':
-      return new AppError('database_unavailable', 'the database is unreachable; retry shortly', undefined, 1);
+      return databaseUnreachable();
     case 'query_memory':
       return new AppError(
         'invalid_param',

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { AppError } from '../errors.js';
+import { AppError, databaseUnreachable } from '../errors.js';
 import { clientGone, jsonBody, parseBody, requireApiKey, route } from '../http/handlers.js';
 import { deleteDocument, deriveDocumentId, ingestDocuments, type ReadItem } from '../ingest/index.js';
 import { projectionManager } from '../retrieval/projection.js';
@@ -24,8 +24,6 @@ export const DocumentsBody = z
   })
   .strict();
 
-const unreachable = () => new AppError('database_unavailable', 'the database is unreachable; retry shortly', undefined, 1);
-
 /** Small-batch ingestion over HTTP (the CLI handles corpora); API key required. */
 export function documentsRouter(svc: Services): Router {
   const router = Router();
@@ -41,13 +39,13 @@ export function documentsRouter(svc: Services): Router {
     jsonBody,
     route(async (req, res) => {
       const body = parseBody(DocumentsBody, req.body);
-      if (svc.databaseDown?.()) throw unreachable();
+      if (svc.databaseDown?.()) throw databaseUnreachable();
       // Extraction and embedding take seconds per document: stop before the next step when the
       // client has gone away or the database has (a quick 503, not one after all the embedding).
       const stop = new AbortController();
       clientGone(req, res).addEventListener('abort', () => stop.abort(new Error('the client went away')));
       const watch = setInterval(() => {
-        if (svc.databaseDown?.()) stop.abort(unreachable());
+        if (svc.databaseDown?.()) stop.abort(databaseUnreachable());
       }, 250);
       async function* items(): AsyncGenerator<ReadItem> {
         for (const d of body.documents) {
@@ -82,7 +80,7 @@ export function documentsRouter(svc: Services): Router {
     requireApiKey(svc.config),
     route(async (req, res) => {
       const id = String(req.params.id);
-      if (svc.databaseDown?.()) throw unreachable();
+      if (svc.databaseDown?.()) throw databaseUnreachable();
       if (!(await deleteDocument(svc.store, id))) throw new AppError('not_found', `no document with id "${id}"`, 'id');
       void rebuildProjection();
       res.status(204).end();
