@@ -30,7 +30,7 @@
 //   rrfK                  rrf and rrf3 only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in (default 60)
 //   relTypes              relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
 //   pathK                 evidence paths from a seed are found for this many of the most activated non-seed entities (default 10)
-//   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the seeds' own relationships) (default 20)
+//   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the RELATED facts extracted from their passages, in the passages' order; on a graph without passages, the seeds' own relationships) (default 20)
 //   steps                 propagation steps T (1-5) (default 3)
 //   decay                 activation multiplier per hop (default 0.7)
 //   threshold             a node spreads only when its activation exceeds this; smaller inflows are dropped (default 0.01)

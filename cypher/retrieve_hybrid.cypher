@@ -3,22 +3,23 @@
 //
 // The strong cheap baseline: the passage vector index and a Lucene full-text index on passage
 // title and text each give $hybridK passages; reciprocal rank fusion (sum of 1 / ($rrfK + rank))
-// orders them. Seeds are computed as in the graph modes, for the same output shape only.
+// orders them. Facts and seeds as in vector mode: the passages' facts, or on a graph without
+// passages the seeds' own.
 //
 // Parameters:
 //   question              the question text (full-text search and exact-name seeds; may be empty)
 //   questionEmbedding     the question embedding, same model and dimension as the entity and passage vectors
-//   seedK                 entities taken from the entity vector index as seeds (default 5)
-//   seedMinScore          minimum cosine (on the cosineFloor scale) for a vector seed (default 0.2)
+//   seedK                 entities taken from the entity vector index as seeds; vector and hybrid: on a graph without passages only (default 5)
+//   seedMinScore          minimum cosine (on the cosineFloor scale) for a vector seed; vector and hybrid: on a graph without passages only (default 0.2)
 //   cosineFloor           the embedder's cosine between unrelated texts: every cosine to the question (gate, seeds, passages) is used as (cos - cosineFloor) / (1 - cosineFloor), so 0 means unrelated whatever the model; the server sets it from its embedder (default 0)
-//   useNameSeeds          also seed entities whose full name appears in the question (full-text index) (default true)
-//   nameSeedK             at most this many exact-name seeds (default 5)
-//   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone (default false)
-//   seedIds               extra seed entity ids (Entity.id), activation 1 (default [])
-//   factSeedK             facts whose two entities become seeds, activation = the fact's cosine: a question that names entities is matched to their own facts, any other to the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) (0 = off) (default 5)
+//   useNameSeeds          also seed entities whose full name appears in the question (full-text index); vector and hybrid: on a graph without passages only (default true)
+//   nameSeedK             at most this many exact-name seeds; vector and hybrid: on a graph without passages only (default 5)
+//   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone; vector and hybrid: on a graph without passages only (default false)
+//   seedIds               extra seed entity ids (Entity.id), activation 1; vector and hybrid: on a graph without passages only (default [])
+//   factSeedK             facts whose two entities become seeds, activation = the fact's cosine: a question that names entities is matched to their own facts, any other to the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) (0 = off); vector and hybrid: on a graph without passages only (default 5)
 //   topK                  passages returned (default 10)
 //   relTypes              relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
-//   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the seeds' own relationships) (default 20)
+//   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the RELATED facts extracted from their passages, in the passages' order; on a graph without passages, the seeds' own relationships) (default 20)
 //   hybridK               passages taken from each list (dense and full-text) before fusion (default 50)
 //   rrfK                  reciprocal rank fusion constant: a passage scores sum(1 / (rrfK + rank)) over both lists (default 60)
 //
@@ -38,94 +39,6 @@
 // :param hybridK => 50;
 // :param rrfK => 60;
 // :param questionEmbedding => COLLECT { MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding LIMIT 1 }[0];
-// ---- 1. seed mapping -------------------------------------------------------
-// Name seeds: entities whose whole name occurs in the question (full-text
-// index, then a word-boundary check). Caller seeds: Entity.id in $seedIds.
-// Vector seeds: the question embedding against the entity index. HNSW is
-// approximate, so it searches at least 50 wide; a hit's score is (1 + cos) / 2,
-// the same float as vector.similarity.cosine on the stored vector, so the cosine is read off it.
-// Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries
-// the embedding of its sentence "subject predicate object" (fact_<TYPE> index).
-CALL () {
-  WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q,
-       split(trim(apoc.text.regreplace(coalesce($question, ''), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS words
-  WHERE $useNameSeeds AND $nameSeedK > 0 AND trim(q) <> ''
-  // The question's capitalised words (lower-cased), and those after its first word.
-  WITH q, [w IN words WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS caps, [w IN words[1..] WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS innerCaps
-  // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
-  CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q), ' ')[0..256], ' '), {limit: 50}) YIELD node
-  WITH q, caps, innerCaps, node, ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS nameWords
-  WHERE size(node.name) >= 3 AND q CONTAINS nameWords
-  // Extracted names must hold a capital (no common words), and the question must write them as
-  // names: each capitalised word of the name capitalised in the question, one of them past its
-  // first word (the mouth of a river is not the rapper "The Mouth"; "What is the place of birth"
-  // names neither "Place of birth" nor "What Is?"). A question with no capital past its first
-  // word says nothing by case, so its words match as they are. A curated graph's names are
-  // canonical as they are, lower case included (Hetionet's "melanoma").
-  WITH caps, innerCaps, node, nameWords, [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] AS nameCaps
-  WHERE node:Curated OR (node.name <> toLower(node.name)
-        AND (size(innerCaps) = 0 OR (all(w IN nameCaps WHERE w IN caps) AND any(w IN nameCaps WHERE w IN innerCaps))))
-  // The longest match wins: a name inside another matched name ("Half" in "The Half-Naked Truth",
-  // "Guy" in "Free Guy") is a part of that name, not a second one named by the question.
-  WITH collect({node: node, words: nameWords}) AS matched
-  UNWIND matched AS m
-  WITH m, matched WHERE none(o IN matched WHERE size(o.words) > size(m.words) AND o.words CONTAINS m.words)
-  WITH m.node AS node LIMIT $nameSeedK
-  RETURN node, 'name' AS source
-  UNION ALL
-  MATCH (node:Entity) WHERE node.id IN $seedIds
-  RETURN node, 'caller' AS source
-}
-WITH collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
-// Without $vectorSeedsWithNames a question that names entities is seeded by them (and their
-// facts) alone, so the vector index, whose look-alikes (melanoma's "Melanoma skin",
-// "Melanosis") would be dropped, is searched only for a question that names none.
-CALL (named) {
-  WITH named WHERE $vectorSeedsWithNames OR size(named) = 0
-  CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node, score
-  WITH node, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
-  ORDER BY cosine DESC, node.id
-  LIMIT $seedK
-  WITH node, cosine
-  WHERE cosine >= $seedMinScore
-  RETURN collect({node: node, cosine: cosine, fixed: 0.0, source: 'vector'}) AS vectorHits
-}
-UNWIND vectorHits + named AS s
-WITH s.node AS node, max(s.cosine) AS cosine, max(s.fixed) AS fixed, collect(DISTINCT s.source) AS sources
-WITH collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
-// Fact seeds. A question that names entities (name or caller seeds) is matched to their own
-// facts, as the named entities alone replace the vector look-alikes; any other question to the
-// nearest facts of every walked type's index. The $factSeedK best facts (cosine, from the index's
-// score or the stored vector) seed both their entities.
-CALL (raw) {
-  CALL (raw) {
-    UNWIND [s IN raw WHERE s.fixed > 0 AND $factSeedK > 0 | s.node] AS named
-    MATCH (named)-[r]-(:Entity)
-    WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
-    RETURN DISTINCT r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
-    UNION
-    UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.fixed > 0)] AS t
-    CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship, score
-    RETURN relationship AS r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
-  }
-  WITH r, fact
-  ORDER BY fact DESC, elementId(r)
-  LIMIT $factSeedK
-  WITH r, fact WHERE fact >= $seedMinScore
-  // A literal (a date, a number, a nationality) is a value, not an entity to walk from.
-  UNWIND [x IN [startNode(r), endNode(r)] WHERE NOT coalesce(x.type, '') IN ['Date', 'Number', 'Money', 'Percent', 'Nationality']] AS node
-  WITH node, max(fact) AS fact
-  RETURN collect({node: node, fact: fact}) AS factHits
-}
-WITH raw + [f IN factHits WHERE none(s IN raw WHERE s.node = f.node) | {node: f.node, cosine: null, fixed: 0.0, sources: []}] AS raw,
-     best, factHits
-WITH [s IN raw | s {.*, fact: [f IN factHits WHERE f.node = s.node | f.fact][0]}] AS raw, best
-WITH [s IN raw | s {.*, sources: s.sources + CASE WHEN s.fact IS NULL THEN [] ELSE ['fact'] END}] AS raw, best
-// A seed's initial activation: the largest of its cosine over the best vector seed's, its best
-// fact's cosine (the fact's own score: a weak match stays weak), and 1 for name and caller seeds.
-WITH [s IN raw | s {.*, activation: apoc.coll.max([s.fixed,
-        CASE WHEN s.cosine IS NULL OR best IS NULL OR best <= 0 THEN 0.0 ELSE s.cosine / best END,
-        coalesce(s.fact, 0.0)])}] AS seeds
 // ---- 2. hybrid passage search: dense + full-text, fused by reciprocal rank ---
 // Two ranked lists of $hybridK passages each: dense (vector index, searched
 // at least 50 wide) and lexical (Lucene BM25 over passage title and text).
@@ -157,8 +70,133 @@ CALL () {
   LIMIT $topK
   RETURN collect({node: node, score: rrf, graphScore: 0.0, vectorScore: cosine}) AS ranked
 }
-WITH seeds, [s IN seeds | {node: s.node, activation: s.activation}] AS topEntities, ranked, [] AS paths, null AS trace
-// Facts without a walk: the seeds' own relationships over $relTypes, each
+// ---- seeds, on a graph without passages only ---------------------------------
+// vector and hybrid rank passages without seeds, and on a graph with passages their facts are
+// the passages' own (below): no seed is mapped there. A knowledge graph without passages
+// (Hetionet, a DBA's own graph) has only entities and facts to answer with, so its seeds are
+// mapped as in the graph modes and their own facts follow.
+// The seed mapping's aggregations are grouped by `seeding`, so with no row here they make none
+// (an aggregation without a grouping key makes one row of nothing), and nothing below runs.
+OPTIONAL CALL (ranked) {
+  UNWIND CASE WHEN size(ranked) = 0 THEN [true] ELSE [] END AS seeding
+  // ---- 1. seed mapping -------------------------------------------------------
+  // Name seeds: entities whose whole name occurs in the question (full-text
+  // index, then a word-boundary check). Caller seeds: Entity.id in $seedIds.
+  // Vector seeds: the question embedding against the entity index. HNSW is
+  // approximate, so it searches at least 50 wide; a hit's score is (1 + cos) / 2,
+  // the same float as vector.similarity.cosine on the stored vector, so the cosine is read off it.
+  // Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries
+  // the embedding of its sentence "subject predicate object" (fact_<TYPE> index).
+  CALL () {
+    WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q,
+         split(trim(apoc.text.regreplace(coalesce($question, ''), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS words
+    WHERE $useNameSeeds AND $nameSeedK > 0 AND trim(q) <> ''
+    // The question's capitalised words (lower-cased), and those after its first word.
+    WITH q, [w IN words WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS caps, [w IN words[1..] WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS innerCaps
+    // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
+    CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q), ' ')[0..256], ' '), {limit: 50}) YIELD node
+    WITH q, caps, innerCaps, node, ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS nameWords
+    WHERE size(node.name) >= 3 AND q CONTAINS nameWords
+    // Extracted names must hold a capital (no common words), and the question must write them as
+    // names: each capitalised word of the name capitalised in the question, one of them past its
+    // first word (the mouth of a river is not the rapper "The Mouth"; "What is the place of birth"
+    // names neither "Place of birth" nor "What Is?"). A question with no capital past its first
+    // word says nothing by case, so its words match as they are. A curated graph's names are
+    // canonical as they are, lower case included (Hetionet's "melanoma").
+    WITH caps, innerCaps, node, nameWords, [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] AS nameCaps
+    WHERE node:Curated OR (node.name <> toLower(node.name)
+          AND (size(innerCaps) = 0 OR (all(w IN nameCaps WHERE w IN caps) AND any(w IN nameCaps WHERE w IN innerCaps))))
+    // The longest match wins: a name inside another matched name ("Half" in "The Half-Naked Truth",
+    // "Guy" in "Free Guy") is a part of that name, not a second one named by the question.
+    WITH collect({node: node, words: nameWords}) AS matched
+    UNWIND matched AS m
+    WITH m, matched WHERE none(o IN matched WHERE size(o.words) > size(m.words) AND o.words CONTAINS m.words)
+    WITH m.node AS node LIMIT $nameSeedK
+    RETURN node, 'name' AS source
+    UNION ALL
+    MATCH (node:Entity) WHERE node.id IN $seedIds
+    RETURN node, 'caller' AS source
+  }
+  WITH seeding, collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
+  // Without $vectorSeedsWithNames a question that names entities is seeded by them (and their
+  // facts) alone, so the vector index, whose look-alikes (melanoma's "Melanoma skin",
+  // "Melanosis") would be dropped, is searched only for a question that names none.
+  CALL (named) {
+    WITH named WHERE $vectorSeedsWithNames OR size(named) = 0
+    CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node, score
+    WITH node, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
+    ORDER BY cosine DESC, node.id
+    LIMIT $seedK
+    WITH node, cosine
+    WHERE cosine >= $seedMinScore
+    RETURN collect({node: node, cosine: cosine, fixed: 0.0, source: 'vector'}) AS vectorHits
+  }
+  UNWIND vectorHits + named AS s
+  WITH seeding, s.node AS node, max(s.cosine) AS cosine, max(s.fixed) AS fixed, collect(DISTINCT s.source) AS sources
+  WITH seeding, collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
+  // Fact seeds. A question that names entities (name or caller seeds) is matched to their own
+  // facts, as the named entities alone replace the vector look-alikes; any other question to the
+  // nearest facts of every walked type's index. The $factSeedK best facts (cosine, from the index's
+  // score or the stored vector) seed both their entities.
+  CALL (raw) {
+    CALL (raw) {
+      UNWIND [s IN raw WHERE s.fixed > 0 AND $factSeedK > 0 | s.node] AS named
+      MATCH (named)-[r]-(:Entity)
+      WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
+      RETURN DISTINCT r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
+      UNION
+      UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.fixed > 0)] AS t
+      CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship, score
+      RETURN relationship AS r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
+    }
+    WITH r, fact
+    ORDER BY fact DESC, elementId(r)
+    LIMIT $factSeedK
+    WITH r, fact WHERE fact >= $seedMinScore
+    // A literal (a date, a number, a nationality) is a value, not an entity to walk from.
+    UNWIND [x IN [startNode(r), endNode(r)] WHERE NOT coalesce(x.type, '') IN ['Date', 'Number', 'Money', 'Percent', 'Nationality']] AS node
+    WITH node, max(fact) AS fact
+    RETURN collect({node: node, fact: fact}) AS factHits
+  }
+  WITH raw + [f IN factHits WHERE none(s IN raw WHERE s.node = f.node) | {node: f.node, cosine: null, fixed: 0.0, sources: []}] AS raw,
+       best, factHits
+  WITH [s IN raw | s {.*, fact: [f IN factHits WHERE f.node = s.node | f.fact][0]}] AS raw, best
+  WITH [s IN raw | s {.*, sources: s.sources + CASE WHEN s.fact IS NULL THEN [] ELSE ['fact'] END}] AS raw, best
+  // A seed's initial activation: the largest of its cosine over the best vector seed's, its best
+  // fact's cosine (the fact's own score: a weak match stays weak), and 1 for name and caller seeds.
+  WITH [s IN raw | s {.*, activation: apoc.coll.max([s.fixed,
+          CASE WHEN s.cosine IS NULL OR best IS NULL OR best <= 0 THEN 0.0 ELSE s.cosine / best END,
+          coalesce(s.fact, 0.0)])}] AS seeds
+  RETURN seeds
+}
+WITH coalesce(seeds, []) AS seeds, ranked
+// The entities: on a graph with passages, those the passages mention, each at its best passage's
+// score (no activation: nothing spreads); else the seeds.
+CALL (ranked) {
+  UNWIND ranked AS r
+  WITH r.node AS p, r.score AS score
+  MATCH (p)-[:MENTIONS]->(e:Entity)
+  WITH e, max(score) AS score
+  ORDER BY score DESC, e.id
+  RETURN collect({node: e, activation: score}) AS mentioned
+}
+WITH seeds, CASE WHEN size(ranked) = 0 THEN [s IN seeds | {node: s.node, activation: s.activation}] ELSE mentioned END AS topEntities,
+     ranked, [] AS paths, null AS trace
+// Facts without a walk (vector, hybrid). On a graph with passages: the facts the extractor read
+// in the top passages (RELATED, found by their passageId), in the passages' order, each scored
+// by its passage; the first $factK. Ranking them by their own vectors instead cost more than the
+// passage search itself (reading 128 stored fact vectors for 10 MuSiQue passages: 5 ms).
+CALL (ranked) {
+  UNWIND range(0, size(ranked) - 1) AS i
+  WITH i, ranked[i] AS r
+  WHERE 'RELATED' IN $relTypes
+  MATCH (a:Entity)-[rel:RELATED {passageId: r.node.id}]->(b:Entity)
+  WITH i, r, a, rel, b
+  ORDER BY i, a.id, rel.predicate, b.id, elementId(rel)
+  LIMIT $factK
+  RETURN collect({rel: rel, score: r.score}) AS passageFacts
+}
+// On a graph without passages: the seeds' own relationships over $relTypes, each
 // scored by the seed's activation x max(0, cos(the other end's description
 // embedding, question)); the $factK best, each an evidence path of one hop.
 CALL (seeds) {
@@ -172,7 +210,7 @@ CALL (seeds) {
   LIMIT $factK
   RETURN collect({passageId: null, entityId: n.id, nodes: [seed, n], rels: [r], score: score}) AS entityPaths
 }
-WITH *, [x IN entityPaths | {rel: x.rels[0], score: x.score}] AS facts
+WITH *, passageFacts + [x IN entityPaths | {rel: x.rels[0], score: x.score}] AS facts
 // ---- 4. result and context ---------------------------------------------------
 // A fact reads as a sentence: subject, predicate (the relationship's predicate
 // property, else its type in lower case), object.

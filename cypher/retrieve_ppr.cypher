@@ -30,7 +30,7 @@
 //   rrfK                  rrf and rrf3 only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in (default 60)
 //   relTypes              relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
 //   pathK                 evidence paths from a seed are found for this many of the most activated non-seed entities (default 10)
-//   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the seeds' own relationships) (default 20)
+//   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the RELATED facts extracted from their passages, in the passages' order; on a graph without passages, the seeds' own relationships) (default 20)
 //   graphName             GDS projection name (see cypher/ppr_projection.cypher) (default 'graph_recall_ppr')
 //   engine                how PageRank is computed: gds = GDS runs over the projection $graphName; push = a local push in Cypher over the stored graph (no projection, no GDS; pushRounds, pushEpsilon, pushFrontier) (default 'push')
 //   pushRounds            engine push: rounds (1-6); what is left after them is (damping ^ rounds) of the teleport weight (default 5)

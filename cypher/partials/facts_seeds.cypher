@@ -1,4 +1,4 @@
-// Facts without a walk: the seeds' own relationships over $relTypes, each
+// On a graph without passages: the seeds' own relationships over $relTypes, each
 // scored by the seed's activation x max(0, cos(the other end's description
 // embedding, question)); the $factK best, each an evidence path of one hop.
 CALL (seeds) {
@@ -12,4 +12,4 @@ CALL (seeds) {
   LIMIT $factK
   RETURN collect({passageId: null, entityId: n.id, nodes: [seed, n], rels: [r], score: score}) AS entityPaths
 }
-WITH *, [x IN entityPaths | {rel: x.rels[0], score: x.score}] AS facts
+WITH *, passageFacts + [x IN entityPaths | {rel: x.rels[0], score: x.score}] AS facts

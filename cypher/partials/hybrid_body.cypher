@@ -29,4 +29,3 @@ CALL () {
   LIMIT $topK
   RETURN collect({node: node, score: rrf, graphScore: 0.0, vectorScore: cosine}) AS ranked
 }
-WITH seeds, [s IN seeds | {node: s.node, activation: s.activation}] AS topEntities, ranked, [] AS paths, null AS trace

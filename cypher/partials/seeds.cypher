@@ -36,7 +36,7 @@ CALL () {
   MATCH (node:Entity) WHERE node.id IN $seedIds
   RETURN node, 'caller' AS source
 }
-WITH collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
+WITH {{KEEP}}collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
 // Without $vectorSeedsWithNames a question that names entities is seeded by them (and their
 // facts) alone, so the vector index, whose look-alikes (melanoma's "Melanoma skin",
 // "Melanosis") would be dropped, is searched only for a question that names none.
@@ -51,8 +51,8 @@ CALL (named) {
   RETURN collect({node: node, cosine: cosine, fixed: 0.0, source: 'vector'}) AS vectorHits
 }
 UNWIND vectorHits + named AS s
-WITH s.node AS node, max(s.cosine) AS cosine, max(s.fixed) AS fixed, collect(DISTINCT s.source) AS sources
-WITH collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
+WITH {{KEEP}}s.node AS node, max(s.cosine) AS cosine, max(s.fixed) AS fixed, collect(DISTINCT s.source) AS sources
+WITH {{KEEP}}collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
 // Fact seeds. A question that names entities (name or caller seeds) is matched to their own
 // facts, as the named entities alone replace the vector look-alikes; any other question to the
 // nearest facts of every walked type's index. The $factSeedK best facts (cosine, from the index's

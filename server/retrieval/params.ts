@@ -80,7 +80,7 @@ export const COMMON_PARAMS = {
   factK: {
     schema: int(0, 200),
     default: 20,
-    doc: "facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the seeds' own relationships)",
+    doc: "facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the RELATED facts extracted from their passages, in the passages' order; on a graph without passages, the seeds' own relationships)",
   },
 } satisfies Record<string, ParamSpec>;
 
@@ -186,16 +186,18 @@ export const PPR_PARAMS = {
   },
 } satisfies Record<string, ParamSpec>;
 
-const { seedK, seedMinScore, cosineFloor, useNameSeeds, nameSeedK, vectorSeedsWithNames, seedIds, factSeedK, topK, relTypes, factK } = COMMON_PARAMS;
+const { cosineFloor, topK, relTypes, factK } = COMMON_PARAMS;
+/** vector and hybrid map seeds (and return their facts) only on a graph without passages. */
+const withoutPassages = <T extends ParamSpec>(spec: T): T => ({ ...spec, doc: `${spec.doc}; vector and hybrid: on a graph without passages only` });
 export const VECTOR_PARAMS = {
-  seedK,
-  seedMinScore,
+  seedK: withoutPassages(COMMON_PARAMS.seedK),
+  seedMinScore: withoutPassages(COMMON_PARAMS.seedMinScore),
   cosineFloor,
-  useNameSeeds,
-  nameSeedK,
-  vectorSeedsWithNames,
-  seedIds,
-  factSeedK,
+  useNameSeeds: withoutPassages(COMMON_PARAMS.useNameSeeds),
+  nameSeedK: withoutPassages(COMMON_PARAMS.nameSeedK),
+  vectorSeedsWithNames: withoutPassages(COMMON_PARAMS.vectorSeedsWithNames),
+  seedIds: withoutPassages(COMMON_PARAMS.seedIds),
+  factSeedK: withoutPassages(COMMON_PARAMS.factSeedK),
   topK,
   relTypes,
   factK,

@@ -132,6 +132,22 @@ function header(
   ].join('\n');
 }
 
+/**
+ * The seed mapping. `keep` is carried through its aggregations as a grouping key: vector's and
+ * hybrid's `seeding`, a row that exists only when no passage was found (baseline_seeds.cypher).
+ */
+const seeds = (keep = '') => partial('seeds').replaceAll('{{KEEP}}', keep);
+
+/** vector's and hybrid's seeds: the graph modes' seed mapping, run only when no passage was found. */
+const baselineSeeds = () =>
+  partial('baseline_seeds').replace(
+    '{{SEEDS}}',
+    seeds('seeding, ')
+      .split('\n')
+      .map((l) => (l ? `  ${l}` : l))
+      .join('\n'),
+  );
+
 const MODE_ABOUT: Record<Mode, { title: string; about: string[]; body: () => string[] }> = {
   gated: {
     title: 'graph-recall: gated mode - query-aware spreading activation (one statement, read-only)',
@@ -143,7 +159,7 @@ const MODE_ABOUT: Record<Mode, { title: string; about: string[]; body: () => str
       'activations of the entities they mention, blended with their own cosine to the question.',
     ],
     body: () => [
-      partial('seeds'),
+      seeds(),
       partial('gated_start'),
       ...Array.from({ length: MAX_STEPS }, (_, i) => partial('gated_step').replaceAll('{{K}}', String(i + 1))),
       partial('gated_end'),
@@ -162,7 +178,7 @@ const MODE_ABOUT: Record<Mode, { title: string; about: string[]; body: () => str
       'passage scoring as gated mode, with each passage node also adding its own PageRank score.',
     ],
     body: () => [
-      partial('seeds'),
+      seeds(),
       partial('ppr_body'),
       partial('ppr_push_start'),
       ...Array.from({ length: MAX_PUSH_ROUNDS }, (_, i) => partial('ppr_push_step').replaceAll('{{K}}', String(i + 1))),
@@ -176,19 +192,21 @@ const MODE_ABOUT: Record<Mode, { title: string; about: string[]; body: () => str
   vector: {
     title: 'graph-recall: vector mode - plain dense passage search, the baseline (one statement, read-only)',
     about: [
-      'The top $topK passages by cosine to the question from the passage vector index. Seeds are',
-      'computed as in the graph modes, for the same output shape, but do not affect the ranking.',
+      'The top $topK passages by cosine to the question from the passage vector index, and the facts',
+      'extracted from them. On a graph without passages (a knowledge graph alone), seeds are mapped',
+      'as in the graph modes and their own facts are returned instead.',
     ],
-    body: () => [partial('seeds'), partial('vector_body'), partial('facts_seeds'), partial('return')],
+    body: () => [partial('vector_body'), baselineSeeds(), partial('facts_passages'), partial('facts_seeds'), partial('return')],
   },
   hybrid: {
     title: 'graph-recall: hybrid mode - dense + full-text passage search, fused by rank (one statement, read-only)',
     about: [
       'The strong cheap baseline: the passage vector index and a Lucene full-text index on passage',
       'title and text each give $hybridK passages; reciprocal rank fusion (sum of 1 / ($rrfK + rank))',
-      'orders them. Seeds are computed as in the graph modes, for the same output shape only.',
+      'orders them. Facts and seeds as in vector mode: the passages\' facts, or on a graph without',
+      'passages the seeds\' own.',
     ],
-    body: () => [partial('seeds'), partial('hybrid_body'), partial('facts_seeds'), partial('return')],
+    body: () => [partial('hybrid_body'), baselineSeeds(), partial('facts_passages'), partial('facts_seeds'), partial('return')],
   },
 };
 

@@ -72,6 +72,29 @@ test('vector ranks the answer below every distractor; gated and ppr lift it abov
   }
 });
 
+test("vector and hybrid map no seeds on a graph with passages: their facts are their passages' own, their entities those the passages mention", async () => {
+  const name = (id: string) => f.graph.entities.find((e) => e.id === id)!.name;
+  const mentions = new Map(f.graph.passages.map((p) => [p.id, p.mentions]));
+  for (const mode of ['vector', 'hybrid'] as const) {
+    // The question names Charles Babbage: a graph mode would seed him by name.
+    const res = await retriever.retrieve({ mode, questionEmbedding: f.question, question: 'What did Charles Babbage design?', params: { topK: 5 } });
+    expect(res.seeds).toEqual([]);
+    expect(res.paths).toEqual([]);
+    const ids = res.passages.map((p) => p.id);
+    // Each entity the passages mention, at the score of the best passage that mentions it, best first.
+    const best = new Map<string, number>();
+    for (const p of res.passages) for (const e of mentions.get(p.id)!) best.set(e, Math.max(best.get(e) ?? Number.NEGATIVE_INFINITY, p.score));
+    expect(Object.fromEntries(res.entities.map((e) => [e.id, e.activation]))).toEqual(Object.fromEntries(best));
+    const activations = res.entities.map((e) => e.activation);
+    expect(activations).toEqual([...activations].sort((a, b) => b - a));
+    // The facts read in those passages (passageId), in the passages' order, each at its passage's score.
+    const expected = ids.flatMap((id) => f.graph.relations.filter((r) => r.passageId === id).map((r) => `${name(r.from)} ${r.predicate} ${name(r.to)}`));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(res.facts.map((x) => x.text)).toEqual(expected);
+    expect(res.context).toContain(`Facts:\n- ${expected[0]}`);
+  }
+});
+
 test('the ungated ablation and a single step change the activations as the rule says', async () => {
   const one = await retriever.retrieve({ mode: 'gated', questionEmbedding: f.question, params: { steps: 1 } });
   const act = Object.fromEntries(one.entities.map((e) => [e.id, e.activation]));

@@ -25,6 +25,8 @@ export interface FixtureRelation {
   weight?: number;
   /** The fact sentence's embedding (fact seeds); none = not embedded. */
   embedding?: number[];
+  /** The passage the fact was read in (the extractor's RELATED facts carry it). */
+  passageId?: string;
 }
 export interface FixtureGraph {
   entities: FixtureEntity[];
@@ -55,8 +57,8 @@ export async function loadGraph(driver: Driver, g: FixtureGraph): Promise<void> 
       // Test-only: relationship types come from the fixture's own constants.
       await s.run(
         `UNWIND $rels AS r MATCH (a:Entity {id: r.from}), (b:Entity {id: r.to})
-         CREATE (a)-[:${type} {predicate: r.predicate, weight: coalesce(r.weight, 1.0), embedding: r.embedding}]->(b)`,
-        { rels: g.relations.filter((r) => r.type === type).map((r) => ({ ...r, embedding: r.embedding ?? null })) },
+         CREATE (a)-[:${type} {predicate: r.predicate, weight: coalesce(r.weight, 1.0), embedding: r.embedding, passageId: r.passageId}]->(b)`,
+        { rels: g.relations.filter((r) => r.type === type).map((r) => ({ ...r, embedding: r.embedding ?? null, passageId: r.passageId ?? null })) },
       );
     }
     // The statements search each walked type's fact index (fact seeds): the fixture's types get one.
@@ -139,9 +141,9 @@ export function bridgeFixture(seed = 7): {
     })),
   ];
   const relations: FixtureRelation[] = [
-    { from: 'e-ada', to: 'e-babbage', type: 'RELATED', predicate: 'worked with' },
-    { from: 'e-babbage', to: 'e-engine', type: 'RELATED', predicate: 'designed' },
-    ...[1, 2, 3, 4, 5, 6].map((i) => ({ from: `e-n${i}`, to: `e-n${(i % 6) + 1}`, type: 'RELATED', predicate: 'near' })),
+    { from: 'e-ada', to: 'e-babbage', type: 'RELATED', predicate: 'worked with', passageId: 'p-ada' },
+    { from: 'e-babbage', to: 'e-engine', type: 'RELATED', predicate: 'designed', passageId: 'p-answer' },
+    ...[1, 2, 3, 4, 5, 6].map((i) => ({ from: `e-n${i}`, to: `e-n${(i % 6) + 1}`, type: 'RELATED', predicate: 'near', passageId: `p-n${i}` })),
   ];
   return {
     graph: { entities, passages, relations },
