@@ -30,7 +30,7 @@
 //   rrfK                  rrf and rrf3 only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in (default 60)
 //   relTypes              relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
 //   pathK                 evidence paths from a seed are found for this many of the most activated non-seed entities (default 10)
-//   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the RELATED facts extracted from their passages, in the passages' order; on a graph without passages, the seeds' own relationships) (default 20)
+//   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the RELATED facts read in their passages, in the passages' order, after the seeds' own relationships where seeds are mapped) (default 20)
 //   steps                 propagation steps T (1-5) (default 3)
 //   decay                 activation multiplier per hop (default 0.7)
 //   threshold             a node spreads only when its activation exceeds this; smaller inflows are dropped (default 0.01)
@@ -76,39 +76,43 @@
 // Vector seeds: the question embedding against the entity index. HNSW is
 // approximate, so it searches at least 50 wide; a hit's score is (1 + cos) / 2,
 // the same float as vector.similarity.cosine on the stored vector, so the cosine is read off it.
-// Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries
-// the embedding of its sentence "subject predicate object" (fact_<TYPE> index).
+// Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries a
+// vector of "subject predicate object" (fact_<TYPE> index; server/ingest/facts.ts).
+// Each aggregation runs in its own CALL: one row in, one row out, and none without a row in
+// (vector and hybrid map seeds in a subquery that has a row only when they need seeds).
 CALL () {
-  WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q,
-       split(trim(apoc.text.regreplace(coalesce($question, ''), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS words
-  WHERE $useNameSeeds AND $nameSeedK > 0 AND trim(q) <> ''
-  // The question's capitalised words (lower-cased), and those after its first word.
-  WITH q, [w IN words WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS caps, [w IN words[1..] WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS innerCaps
-  // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
-  CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q), ' ')[0..256], ' '), {limit: 50}) YIELD node
-  WITH q, caps, innerCaps, node, ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS nameWords
-  WHERE size(node.name) >= 3 AND q CONTAINS nameWords
-  // Extracted names must hold a capital (no common words), and the question must write them as
-  // names: each capitalised word of the name capitalised in the question, one of them past its
-  // first word (the mouth of a river is not the rapper "The Mouth"; "What is the place of birth"
-  // names neither "Place of birth" nor "What Is?"). A question with no capital past its first
-  // word says nothing by case, so its words match as they are. A curated graph's names are
-  // canonical as they are, lower case included (Hetionet's "melanoma").
-  WITH caps, innerCaps, node, nameWords, [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] AS nameCaps
-  WHERE node:Curated OR (node.name <> toLower(node.name)
-        AND (size(innerCaps) = 0 OR (all(w IN nameCaps WHERE w IN caps) AND any(w IN nameCaps WHERE w IN innerCaps))))
-  // The longest match wins: a name inside another matched name ("Half" in "The Half-Naked Truth",
-  // "Guy" in "Free Guy") is a part of that name, not a second one named by the question.
-  WITH collect({node: node, words: nameWords}) AS matched
-  UNWIND matched AS m
-  WITH m, matched WHERE none(o IN matched WHERE size(o.words) > size(m.words) AND o.words CONTAINS m.words)
-  WITH m.node AS node LIMIT $nameSeedK
-  RETURN node, 'name' AS source
-  UNION ALL
-  MATCH (node:Entity) WHERE node.id IN $seedIds
-  RETURN node, 'caller' AS source
+  CALL () {
+    WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q,
+         split(trim(apoc.text.regreplace(coalesce($question, ''), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS words
+    WHERE $useNameSeeds AND $nameSeedK > 0 AND trim(q) <> ''
+    // The question's capitalised words (lower-cased), and those after its first word.
+    WITH q, [w IN words WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS caps, [w IN words[1..] WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS innerCaps
+    // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
+    CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q), ' ')[0..256], ' '), {limit: 50}) YIELD node
+    WITH q, caps, innerCaps, node, ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS nameWords
+    WHERE size(node.name) >= 3 AND q CONTAINS nameWords
+    // Extracted names must hold a capital (no common words), and the question must write them as
+    // names: each capitalised word of the name capitalised in the question, one of them past its
+    // first word (the mouth of a river is not the rapper "The Mouth"; "What is the place of birth"
+    // names neither "Place of birth" nor "What Is?"). A question with no capital past its first
+    // word says nothing by case, so its words match as they are. A curated graph's names are
+    // canonical as they are, lower case included (Hetionet's "melanoma").
+    WITH caps, innerCaps, node, nameWords, [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] AS nameCaps
+    WHERE node:Curated OR (node.name <> toLower(node.name)
+          AND (size(innerCaps) = 0 OR (all(w IN nameCaps WHERE w IN caps) AND any(w IN nameCaps WHERE w IN innerCaps))))
+    // The longest match wins: a name inside another matched name ("Half" in "The Half-Naked Truth",
+    // "Guy" in "Free Guy") is a part of that name, not a second one named by the question.
+    WITH collect({node: node, words: nameWords}) AS matched
+    UNWIND matched AS m
+    WITH m, matched WHERE none(o IN matched WHERE size(o.words) > size(m.words) AND o.words CONTAINS m.words)
+    WITH m.node AS node LIMIT $nameSeedK
+    RETURN node, 'name' AS source
+    UNION ALL
+    MATCH (node:Entity) WHERE node.id IN $seedIds
+    RETURN node, 'caller' AS source
+  }
+  RETURN collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
 }
-WITH collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
 // Without $vectorSeedsWithNames a question that names entities is seeded by them (and their
 // facts) alone, so the vector index, whose look-alikes (melanoma's "Melanoma skin",
 // "Melanosis") would be dropped, is searched only for a question that names none.
@@ -122,9 +126,11 @@ CALL (named) {
   WHERE cosine >= $seedMinScore
   RETURN collect({node: node, cosine: cosine, fixed: 0.0, source: 'vector'}) AS vectorHits
 }
-UNWIND vectorHits + named AS s
-WITH s.node AS node, max(s.cosine) AS cosine, max(s.fixed) AS fixed, collect(DISTINCT s.source) AS sources
-WITH collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
+CALL (vectorHits, named) {
+  UNWIND vectorHits + named AS s
+  WITH s.node AS node, max(s.cosine) AS cosine, max(s.fixed) AS fixed, collect(DISTINCT s.source) AS sources
+  RETURN collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
+}
 // Fact seeds. A question that names entities (name or caller seeds) is matched to their own
 // facts, as the named entities alone replace the vector look-alikes; any other question to the
 // nearest facts of every walked type's index. The $factSeedK best facts (cosine, from the index's

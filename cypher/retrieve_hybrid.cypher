@@ -3,23 +3,22 @@
 //
 // The strong cheap baseline: the passage vector index and a Lucene full-text index on passage
 // title and text each give $hybridK passages; reciprocal rank fusion (sum of 1 / ($rrfK + rank))
-// orders them. Facts and seeds as in vector mode: the passages' facts, or on a graph without
-// passages the seeds' own.
+// orders them. Facts, entities and seeds as in vector mode.
 //
 // Parameters:
 //   question              the question text (full-text search and exact-name seeds; may be empty)
 //   questionEmbedding     the question embedding, same model and dimension as the entity and passage vectors
-//   seedK                 entities taken from the entity vector index as seeds; vector and hybrid: on a graph without passages only (default 5)
-//   seedMinScore          minimum cosine (on the cosineFloor scale) for a vector seed; vector and hybrid: on a graph without passages only (default 0.2)
+//   seedK                 entities taken from the entity vector index as seeds; vector and hybrid: only on a graph without passages or when relTypes holds a curated type (one not read from text) (default 5)
+//   seedMinScore          minimum cosine (on the cosineFloor scale) for a vector seed; vector and hybrid: only on a graph without passages or when relTypes holds a curated type (one not read from text) (default 0.2)
 //   cosineFloor           the embedder's cosine between unrelated texts: every cosine to the question (gate, seeds, passages) is used as (cos - cosineFloor) / (1 - cosineFloor), so 0 means unrelated whatever the model; the server sets it from its embedder (default 0)
-//   useNameSeeds          also seed entities whose full name appears in the question (full-text index); vector and hybrid: on a graph without passages only (default true)
-//   nameSeedK             at most this many exact-name seeds; vector and hybrid: on a graph without passages only (default 5)
-//   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone; vector and hybrid: on a graph without passages only (default false)
-//   seedIds               extra seed entity ids (Entity.id), activation 1; vector and hybrid: on a graph without passages only (default [])
-//   factSeedK             facts whose two entities become seeds, activation = the fact's cosine: a question that names entities is matched to their own facts, any other to the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) (0 = off); vector and hybrid: on a graph without passages only (default 5)
+//   useNameSeeds          also seed entities whose full name appears in the question (full-text index); vector and hybrid: only on a graph without passages or when relTypes holds a curated type (one not read from text) (default true)
+//   nameSeedK             at most this many exact-name seeds; vector and hybrid: only on a graph without passages or when relTypes holds a curated type (one not read from text) (default 5)
+//   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone; vector and hybrid: only on a graph without passages or when relTypes holds a curated type (one not read from text) (default false)
+//   seedIds               extra seed entity ids (Entity.id), activation 1; vector and hybrid: only on a graph without passages or when relTypes holds a curated type (one not read from text) (default [])
+//   factSeedK             facts whose two entities become seeds, activation = the fact's cosine: a question that names entities is matched to their own facts, any other to the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) (0 = off); vector and hybrid: only on a graph without passages or when relTypes holds a curated type (one not read from text) (default 5)
 //   topK                  passages returned (default 10)
 //   relTypes              relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
-//   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the RELATED facts extracted from their passages, in the passages' order; on a graph without passages, the seeds' own relationships) (default 20)
+//   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the RELATED facts read in their passages, in the passages' order, after the seeds' own relationships where seeds are mapped) (default 20)
 //   hybridK               passages taken from each list (dense and full-text) before fusion (default 50)
 //   rrfK                  reciprocal rank fusion constant: a passage scores sum(1 / (rrfK + rank)) over both lists (default 60)
 //
@@ -70,54 +69,58 @@ CALL () {
   LIMIT $topK
   RETURN collect({node: node, score: rrf, graphScore: 0.0, vectorScore: cosine}) AS ranked
 }
-// ---- seeds, on a graph without passages only ---------------------------------
-// vector and hybrid rank passages without seeds, and on a graph with passages their facts are
-// the passages' own (below): no seed is mapped there. A knowledge graph without passages
-// (Hetionet, a DBA's own graph) has only entities and facts to answer with, so its seeds are
-// mapped as in the graph modes and their own facts follow.
-// The seed mapping's aggregations are grouped by `seeding`, so with no row here they make none
-// (an aggregation without a grouping key makes one row of nothing), and nothing below runs.
+// ---- seeds: on a graph without passages, or walking types not read from text --
+// vector and hybrid rank passages without seeds, and the facts read from text (RELATED) are
+// their passages' own (below): on a text graph no seed is mapped. A knowledge graph without
+// passages (Hetionet, a DBA's own graph), or one whose walked types include curated ones (a
+// DBA's graph with documents added), has facts no passage holds: its seeds are mapped as in
+// the graph modes and their own facts come first.
+// Without a `seeding` row, no part of the seed mapping runs (its aggregations are in subqueries).
 OPTIONAL CALL (ranked) {
-  UNWIND CASE WHEN size(ranked) = 0 THEN [true] ELSE [] END AS seeding
+  UNWIND CASE WHEN size(ranked) = 0 OR any(t IN $relTypes WHERE NOT t IN ['RELATED', 'SAME_AS']) THEN [true] ELSE [] END AS seeding
   // ---- 1. seed mapping -------------------------------------------------------
   // Name seeds: entities whose whole name occurs in the question (full-text
   // index, then a word-boundary check). Caller seeds: Entity.id in $seedIds.
   // Vector seeds: the question embedding against the entity index. HNSW is
   // approximate, so it searches at least 50 wide; a hit's score is (1 + cos) / 2,
   // the same float as vector.similarity.cosine on the stored vector, so the cosine is read off it.
-  // Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries
-  // the embedding of its sentence "subject predicate object" (fact_<TYPE> index).
+  // Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries a
+  // vector of "subject predicate object" (fact_<TYPE> index; server/ingest/facts.ts).
+  // Each aggregation runs in its own CALL: one row in, one row out, and none without a row in
+  // (vector and hybrid map seeds in a subquery that has a row only when they need seeds).
   CALL () {
-    WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q,
-         split(trim(apoc.text.regreplace(coalesce($question, ''), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS words
-    WHERE $useNameSeeds AND $nameSeedK > 0 AND trim(q) <> ''
-    // The question's capitalised words (lower-cased), and those after its first word.
-    WITH q, [w IN words WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS caps, [w IN words[1..] WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS innerCaps
-    // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
-    CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q), ' ')[0..256], ' '), {limit: 50}) YIELD node
-    WITH q, caps, innerCaps, node, ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS nameWords
-    WHERE size(node.name) >= 3 AND q CONTAINS nameWords
-    // Extracted names must hold a capital (no common words), and the question must write them as
-    // names: each capitalised word of the name capitalised in the question, one of them past its
-    // first word (the mouth of a river is not the rapper "The Mouth"; "What is the place of birth"
-    // names neither "Place of birth" nor "What Is?"). A question with no capital past its first
-    // word says nothing by case, so its words match as they are. A curated graph's names are
-    // canonical as they are, lower case included (Hetionet's "melanoma").
-    WITH caps, innerCaps, node, nameWords, [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] AS nameCaps
-    WHERE node:Curated OR (node.name <> toLower(node.name)
-          AND (size(innerCaps) = 0 OR (all(w IN nameCaps WHERE w IN caps) AND any(w IN nameCaps WHERE w IN innerCaps))))
-    // The longest match wins: a name inside another matched name ("Half" in "The Half-Naked Truth",
-    // "Guy" in "Free Guy") is a part of that name, not a second one named by the question.
-    WITH collect({node: node, words: nameWords}) AS matched
-    UNWIND matched AS m
-    WITH m, matched WHERE none(o IN matched WHERE size(o.words) > size(m.words) AND o.words CONTAINS m.words)
-    WITH m.node AS node LIMIT $nameSeedK
-    RETURN node, 'name' AS source
-    UNION ALL
-    MATCH (node:Entity) WHERE node.id IN $seedIds
-    RETURN node, 'caller' AS source
+    CALL () {
+      WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q,
+           split(trim(apoc.text.regreplace(coalesce($question, ''), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS words
+      WHERE $useNameSeeds AND $nameSeedK > 0 AND trim(q) <> ''
+      // The question's capitalised words (lower-cased), and those after its first word.
+      WITH q, [w IN words WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS caps, [w IN words[1..] WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS innerCaps
+      // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
+      CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q), ' ')[0..256], ' '), {limit: 50}) YIELD node
+      WITH q, caps, innerCaps, node, ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS nameWords
+      WHERE size(node.name) >= 3 AND q CONTAINS nameWords
+      // Extracted names must hold a capital (no common words), and the question must write them as
+      // names: each capitalised word of the name capitalised in the question, one of them past its
+      // first word (the mouth of a river is not the rapper "The Mouth"; "What is the place of birth"
+      // names neither "Place of birth" nor "What Is?"). A question with no capital past its first
+      // word says nothing by case, so its words match as they are. A curated graph's names are
+      // canonical as they are, lower case included (Hetionet's "melanoma").
+      WITH caps, innerCaps, node, nameWords, [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] AS nameCaps
+      WHERE node:Curated OR (node.name <> toLower(node.name)
+            AND (size(innerCaps) = 0 OR (all(w IN nameCaps WHERE w IN caps) AND any(w IN nameCaps WHERE w IN innerCaps))))
+      // The longest match wins: a name inside another matched name ("Half" in "The Half-Naked Truth",
+      // "Guy" in "Free Guy") is a part of that name, not a second one named by the question.
+      WITH collect({node: node, words: nameWords}) AS matched
+      UNWIND matched AS m
+      WITH m, matched WHERE none(o IN matched WHERE size(o.words) > size(m.words) AND o.words CONTAINS m.words)
+      WITH m.node AS node LIMIT $nameSeedK
+      RETURN node, 'name' AS source
+      UNION ALL
+      MATCH (node:Entity) WHERE node.id IN $seedIds
+      RETURN node, 'caller' AS source
+    }
+    RETURN collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
   }
-  WITH seeding, collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
   // Without $vectorSeedsWithNames a question that names entities is seeded by them (and their
   // facts) alone, so the vector index, whose look-alikes (melanoma's "Melanoma skin",
   // "Melanosis") would be dropped, is searched only for a question that names none.
@@ -131,9 +134,11 @@ OPTIONAL CALL (ranked) {
     WHERE cosine >= $seedMinScore
     RETURN collect({node: node, cosine: cosine, fixed: 0.0, source: 'vector'}) AS vectorHits
   }
-  UNWIND vectorHits + named AS s
-  WITH seeding, s.node AS node, max(s.cosine) AS cosine, max(s.fixed) AS fixed, collect(DISTINCT s.source) AS sources
-  WITH seeding, collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
+  CALL (vectorHits, named) {
+    UNWIND vectorHits + named AS s
+    WITH s.node AS node, max(s.cosine) AS cosine, max(s.fixed) AS fixed, collect(DISTINCT s.source) AS sources
+    RETURN collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
+  }
   // Fact seeds. A question that names entities (name or caller seeds) is matched to their own
   // facts, as the named entities alone replace the vector look-alikes; any other question to the
   // nearest facts of every walked type's index. The $factSeedK best facts (cosine, from the index's
@@ -170,8 +175,8 @@ OPTIONAL CALL (ranked) {
   RETURN seeds
 }
 WITH coalesce(seeds, []) AS seeds, ranked
-// The entities: on a graph with passages, those the passages mention, each at its best passage's
-// score (no activation: nothing spreads); else the seeds.
+// The entities: the seeds when there are any; else those the passages mention, each at its best
+// passage's score (no activation: nothing spreads).
 CALL (ranked) {
   UNWIND ranked AS r
   WITH r.node AS p, r.score AS score
@@ -180,7 +185,7 @@ CALL (ranked) {
   ORDER BY score DESC, e.id
   RETURN collect({node: e, activation: score}) AS mentioned
 }
-WITH seeds, CASE WHEN size(ranked) = 0 THEN [s IN seeds | {node: s.node, activation: s.activation}] ELSE mentioned END AS topEntities,
+WITH seeds, CASE WHEN size(seeds) > 0 THEN [s IN seeds | {node: s.node, activation: s.activation}] ELSE mentioned END AS topEntities,
      ranked, [] AS paths, null AS trace
 // Facts without a walk (vector, hybrid). On a graph with passages: the facts the extractor read
 // in the top passages (RELATED, found by their passageId), in the passages' order, each scored
@@ -196,7 +201,7 @@ CALL (ranked) {
   LIMIT $factK
   RETURN collect({rel: rel, score: r.score}) AS passageFacts
 }
-// On a graph without passages: the seeds' own relationships over $relTypes, each
+// The seeds' own relationships over $relTypes (when seeds were mapped, above), each
 // scored by the seed's activation x max(0, cos(the other end's description
 // embedding, question)); the $factK best, each an evidence path of one hop.
 CALL (seeds) {
@@ -210,7 +215,9 @@ CALL (seeds) {
   LIMIT $factK
   RETURN collect({passageId: null, entityId: n.id, nodes: [seed, n], rels: [r], score: score}) AS entityPaths
 }
-WITH *, passageFacts + [x IN entityPaths | {rel: x.rels[0], score: x.score}] AS facts
+// The seeds' facts first (ranked by the question), then the passages' others, $factK in all.
+WITH *, [x IN entityPaths | {rel: x.rels[0], score: x.score}] AS seedFacts
+WITH *, (seedFacts + [f IN passageFacts WHERE none(s IN seedFacts WHERE s.rel = f.rel)])[0..$factK] AS facts
 // ---- 4. result and context ---------------------------------------------------
 // A fact reads as a sentence: subject, predicate (the relationship's predicate
 // property, else its type in lower case), object.

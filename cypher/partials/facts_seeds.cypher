@@ -1,4 +1,4 @@
-// On a graph without passages: the seeds' own relationships over $relTypes, each
+// The seeds' own relationships over $relTypes (when seeds were mapped, above), each
 // scored by the seed's activation x max(0, cos(the other end's description
 // embedding, question)); the $factK best, each an evidence path of one hop.
 CALL (seeds) {
@@ -12,4 +12,6 @@ CALL (seeds) {
   LIMIT $factK
   RETURN collect({passageId: null, entityId: n.id, nodes: [seed, n], rels: [r], score: score}) AS entityPaths
 }
-WITH *, passageFacts + [x IN entityPaths | {rel: x.rels[0], score: x.score}] AS facts
+// The seeds' facts first (ranked by the question), then the passages' others, $factK in all.
+WITH *, [x IN entityPaths | {rel: x.rels[0], score: x.score}] AS seedFacts
+WITH *, (seedFacts + [f IN passageFacts WHERE none(s IN seedFacts WHERE s.rel = f.rel)])[0..$factK] AS facts

@@ -4,39 +4,43 @@
 // Vector seeds: the question embedding against the entity index. HNSW is
 // approximate, so it searches at least 50 wide; a hit's score is (1 + cos) / 2,
 // the same float as vector.similarity.cosine on the stored vector, so the cosine is read off it.
-// Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries
-// the embedding of its sentence "subject predicate object" (fact_<TYPE> index).
+// Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries a
+// vector of "subject predicate object" (fact_<TYPE> index; server/ingest/facts.ts).
+// Each aggregation runs in its own CALL: one row in, one row out, and none without a row in
+// (vector and hybrid map seeds in a subquery that has a row only when they need seeds).
 CALL () {
-  WITH ' ' + {{WORDS(coalesce($question, ''))}} + ' ' AS q,
-       split(trim(apoc.text.regreplace(coalesce($question, ''), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS words
-  WHERE $useNameSeeds AND $nameSeedK > 0 AND trim(q) <> ''
-  // The question's capitalised words (lower-cased), and those after its first word.
-  WITH q, [w IN words WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS caps, [w IN words[1..] WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS innerCaps
-  // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
-  CALL db.index.fulltext.queryNodes('entity_name', {{LUCENE(trim(q))}}, {limit: 50}) YIELD node
-  WITH q, caps, innerCaps, node, ' ' + {{WORDS(node.name)}} + ' ' AS nameWords
-  WHERE size(node.name) >= 3 AND q CONTAINS nameWords
-  // Extracted names must hold a capital (no common words), and the question must write them as
-  // names: each capitalised word of the name capitalised in the question, one of them past its
-  // first word (the mouth of a river is not the rapper "The Mouth"; "What is the place of birth"
-  // names neither "Place of birth" nor "What Is?"). A question with no capital past its first
-  // word says nothing by case, so its words match as they are. A curated graph's names are
-  // canonical as they are, lower case included (Hetionet's "melanoma").
-  WITH caps, innerCaps, node, nameWords, {{CAPS(node.name)}} AS nameCaps
-  WHERE node:Curated OR (node.name <> toLower(node.name)
-        AND (size(innerCaps) = 0 OR (all(w IN nameCaps WHERE w IN caps) AND any(w IN nameCaps WHERE w IN innerCaps))))
-  // The longest match wins: a name inside another matched name ("Half" in "The Half-Naked Truth",
-  // "Guy" in "Free Guy") is a part of that name, not a second one named by the question.
-  WITH collect({node: node, words: nameWords}) AS matched
-  UNWIND matched AS m
-  WITH m, matched WHERE none(o IN matched WHERE size(o.words) > size(m.words) AND o.words CONTAINS m.words)
-  WITH m.node AS node LIMIT $nameSeedK
-  RETURN node, 'name' AS source
-  UNION ALL
-  MATCH (node:Entity) WHERE node.id IN $seedIds
-  RETURN node, 'caller' AS source
+  CALL () {
+    WITH ' ' + {{WORDS(coalesce($question, ''))}} + ' ' AS q,
+         split(trim(apoc.text.regreplace(coalesce($question, ''), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS words
+    WHERE $useNameSeeds AND $nameSeedK > 0 AND trim(q) <> ''
+    // The question's capitalised words (lower-cased), and those after its first word.
+    WITH q, [w IN words WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS caps, [w IN words[1..] WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS innerCaps
+    // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
+    CALL db.index.fulltext.queryNodes('entity_name', {{LUCENE(trim(q))}}, {limit: 50}) YIELD node
+    WITH q, caps, innerCaps, node, ' ' + {{WORDS(node.name)}} + ' ' AS nameWords
+    WHERE size(node.name) >= 3 AND q CONTAINS nameWords
+    // Extracted names must hold a capital (no common words), and the question must write them as
+    // names: each capitalised word of the name capitalised in the question, one of them past its
+    // first word (the mouth of a river is not the rapper "The Mouth"; "What is the place of birth"
+    // names neither "Place of birth" nor "What Is?"). A question with no capital past its first
+    // word says nothing by case, so its words match as they are. A curated graph's names are
+    // canonical as they are, lower case included (Hetionet's "melanoma").
+    WITH caps, innerCaps, node, nameWords, {{CAPS(node.name)}} AS nameCaps
+    WHERE node:Curated OR (node.name <> toLower(node.name)
+          AND (size(innerCaps) = 0 OR (all(w IN nameCaps WHERE w IN caps) AND any(w IN nameCaps WHERE w IN innerCaps))))
+    // The longest match wins: a name inside another matched name ("Half" in "The Half-Naked Truth",
+    // "Guy" in "Free Guy") is a part of that name, not a second one named by the question.
+    WITH collect({node: node, words: nameWords}) AS matched
+    UNWIND matched AS m
+    WITH m, matched WHERE none(o IN matched WHERE size(o.words) > size(m.words) AND o.words CONTAINS m.words)
+    WITH m.node AS node LIMIT $nameSeedK
+    RETURN node, 'name' AS source
+    UNION ALL
+    MATCH (node:Entity) WHERE node.id IN $seedIds
+    RETURN node, 'caller' AS source
+  }
+  RETURN collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
 }
-WITH {{KEEP}}collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
 // Without $vectorSeedsWithNames a question that names entities is seeded by them (and their
 // facts) alone, so the vector index, whose look-alikes (melanoma's "Melanoma skin",
 // "Melanosis") would be dropped, is searched only for a question that names none.
@@ -50,9 +54,11 @@ CALL (named) {
   WHERE cosine >= $seedMinScore
   RETURN collect({node: node, cosine: cosine, fixed: 0.0, source: 'vector'}) AS vectorHits
 }
-UNWIND vectorHits + named AS s
-WITH {{KEEP}}s.node AS node, max(s.cosine) AS cosine, max(s.fixed) AS fixed, collect(DISTINCT s.source) AS sources
-WITH {{KEEP}}collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
+CALL (vectorHits, named) {
+  UNWIND vectorHits + named AS s
+  WITH s.node AS node, max(s.cosine) AS cosine, max(s.fixed) AS fixed, collect(DISTINCT s.source) AS sources
+  RETURN collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
+}
 // Fact seeds. A question that names entities (name or caller seeds) is matched to their own
 // facts, as the named entities alone replace the vector look-alikes; any other question to the
 // nearest facts of every walked type's index. The $factSeedK best facts (cosine, from the index's

@@ -80,7 +80,7 @@ export const COMMON_PARAMS = {
   factK: {
     schema: int(0, 200),
     default: 20,
-    doc: "facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the RELATED facts extracted from their passages, in the passages' order; on a graph without passages, the seeds' own relationships)",
+    doc: "facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the RELATED facts read in their passages, in the passages' order, after the seeds' own relationships where seeds are mapped)",
   },
 } satisfies Record<string, ParamSpec>;
 
@@ -187,8 +187,11 @@ export const PPR_PARAMS = {
 } satisfies Record<string, ParamSpec>;
 
 const { cosineFloor, topK, relTypes, factK } = COMMON_PARAMS;
-/** vector and hybrid map seeds (and return their facts) only on a graph without passages. */
-const withoutPassages = <T extends ParamSpec>(spec: T): T => ({ ...spec, doc: `${spec.doc}; vector and hybrid: on a graph without passages only` });
+/** vector and hybrid map seeds (and return their facts) only where facts lie outside the passages. */
+const withoutPassages = <T extends ParamSpec>(spec: T): T => ({
+  ...spec,
+  doc: `${spec.doc}; vector and hybrid: only on a graph without passages or when relTypes holds a curated type (one not read from text)`,
+});
 export const VECTOR_PARAMS = {
   seedK: withoutPassages(COMMON_PARAMS.seedK),
   seedMinScore: withoutPassages(COMMON_PARAMS.seedMinScore),

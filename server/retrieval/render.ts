@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../config.js';
-import { DEFAULT_PPR_GRAPH_NAME, LITERAL_TYPES, PROJECTION_TYPES } from '../graph/facts.js';
+import { DEFAULT_PPR_GRAPH_NAME, DEFAULT_TRAVERSE_TYPES, LITERAL_TYPES, PROJECTION_TYPES } from '../graph/facts.js';
 import { MAX_PUSH_ROUNDS, MODES, type Mode, type ParamSpec } from './params.js';
 
 /**
@@ -44,6 +44,8 @@ const MACROS: [RegExp, string][] = [
   [/\{\{SCORE_COS\((.+?)\)\}\}/g, '{{CALIBRATED(2.0 * $1 - 1.0)}}'],
   // $cosineFloor 0 (MiniLM) leaves the cosine as it is, to the bit.
   [/\{\{CALIBRATED\((.+?)\)\}\}/g, '(($1 - $cosineFloor) / (1.0 - $cosineFloor))'],
+  // The relationship types ingestion reads from text (facts and synonyms); any other is curated.
+  [/\{\{TEXT_REL_TYPES\}\}/g, `[${DEFAULT_TRAVERSE_TYPES.map((t) => `'${t}'`).join(', ')}]`],
   // Literal entity types (dates, numbers, nationalities): values, never walked from as seeds.
   [/\{\{LITERAL_TYPES\}\}/g, `[${LITERAL_TYPES.map((t) => `'${t}'`).join(', ')}]`],
   // The capitalised words of a name, lower-cased, articles aside ("Princess Yolanda of Savoy" ->
@@ -132,17 +134,11 @@ function header(
   ].join('\n');
 }
 
-/**
- * The seed mapping. `keep` is carried through its aggregations as a grouping key: vector's and
- * hybrid's `seeding`, a row that exists only when no passage was found (baseline_seeds.cypher).
- */
-const seeds = (keep = '') => partial('seeds').replaceAll('{{KEEP}}', keep);
-
-/** vector's and hybrid's seeds: the graph modes' seed mapping, run only when no passage was found. */
+/** vector's and hybrid's seeds: the graph modes' seed mapping, run only where facts lie outside the passages. */
 const baselineSeeds = () =>
   partial('baseline_seeds').replace(
     '{{SEEDS}}',
-    seeds('seeding, ')
+    partial('seeds')
       .split('\n')
       .map((l) => (l ? `  ${l}` : l))
       .join('\n'),
@@ -159,7 +155,7 @@ const MODE_ABOUT: Record<Mode, { title: string; about: string[]; body: () => str
       'activations of the entities they mention, blended with their own cosine to the question.',
     ],
     body: () => [
-      seeds(),
+      partial('seeds'),
       partial('gated_start'),
       ...Array.from({ length: MAX_STEPS }, (_, i) => partial('gated_step').replaceAll('{{K}}', String(i + 1))),
       partial('gated_end'),
@@ -178,7 +174,7 @@ const MODE_ABOUT: Record<Mode, { title: string; about: string[]; body: () => str
       'passage scoring as gated mode, with each passage node also adding its own PageRank score.',
     ],
     body: () => [
-      seeds(),
+      partial('seeds'),
       partial('ppr_body'),
       partial('ppr_push_start'),
       ...Array.from({ length: MAX_PUSH_ROUNDS }, (_, i) => partial('ppr_push_step').replaceAll('{{K}}', String(i + 1))),
@@ -192,9 +188,10 @@ const MODE_ABOUT: Record<Mode, { title: string; about: string[]; body: () => str
   vector: {
     title: 'graph-recall: vector mode - plain dense passage search, the baseline (one statement, read-only)',
     about: [
-      'The top $topK passages by cosine to the question from the passage vector index, and the facts',
-      'extracted from them. On a graph without passages (a knowledge graph alone), seeds are mapped',
-      'as in the graph modes and their own facts are returned instead.',
+      'The top $topK passages by cosine to the question from the passage vector index, the facts',
+      'read in them and the entities they mention. On a graph without passages, or when $relTypes',
+      'holds a curated type (not read from text), seeds are mapped as in the graph modes and their',
+      'own facts come first; seeds never change the ranking.',
     ],
     body: () => [partial('vector_body'), baselineSeeds(), partial('facts_passages'), partial('facts_seeds'), partial('return')],
   },
@@ -203,8 +200,7 @@ const MODE_ABOUT: Record<Mode, { title: string; about: string[]; body: () => str
     about: [
       'The strong cheap baseline: the passage vector index and a Lucene full-text index on passage',
       'title and text each give $hybridK passages; reciprocal rank fusion (sum of 1 / ($rrfK + rank))',
-      'orders them. Facts and seeds as in vector mode: the passages\' facts, or on a graph without',
-      'passages the seeds\' own.',
+      'orders them. Facts, entities and seeds as in vector mode.',
     ],
     body: () => [partial('hybrid_body'), baselineSeeds(), partial('facts_passages'), partial('facts_seeds'), partial('return')],
   },

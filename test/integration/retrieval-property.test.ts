@@ -105,9 +105,9 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     const res = await retriever.retrieve({
       mode: 'vector',
       questionEmbedding: q,
-      params: { seedK: common.seedK, topK: common.topK, useNameSeeds: false, cosineFloor },
+      params: { seedK: common.seedK, topK: common.topK, useNameSeeds: false, cosineFloor, relTypes: REL_TYPES },
     });
-    // A graph with passages: vector maps no seeds (they would not change its ranking).
+    // A text graph (passages; the walked types are those read from text): vector maps no seeds.
     expect(res.seeds).toEqual([]);
     const cos = ref.passages
       .map((p) => ({ id: p.id, score: calibrated(cosineOf(p.embedding, q), cosineFloor) }))
@@ -120,6 +120,16 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     const entities = [...best].map(([id, activation]) => ({ id, activation })).sort((a, b) => b.activation - a.activation || (a.id < b.id ? -1 : 1));
     expect(entities.length).toBeGreaterThan(0);
     expectClose(res.entities, entities, ['activation']);
+  });
+
+  test('vector walking a curated type (OTHER, not read from text) maps the seeds as the reference does; its passages are the same', async () => {
+    const params = { seedK: common.seedK, topK: common.topK, useNameSeeds: false };
+    const curated = await retriever.retrieve({ mode: 'vector', questionEmbedding: q, params: { ...params, relTypes: [...REL_TYPES, 'OTHER'] } });
+    expectClose(curated.seeds, vectorSeeds(ref, q, common.seedK, 0.2), ['activation']);
+    // Its entities are the seeds when there are any (else, as on a text graph, the passages' mentions).
+    if (curated.seeds.length > 0) expect(curated.entities.map((e) => e.id)).toEqual(curated.seeds.map((s) => s.id));
+    const text = await retriever.retrieve({ mode: 'vector', questionEmbedding: q, params: { ...params, relTypes: REL_TYPES } });
+    expect(curated.passages).toEqual(text.passages);
   });
 
   test.each([
