@@ -116,7 +116,8 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     expectClose(res.passages, cos, ['score']);
     // Its entities: those its passages mention, each at its best passage's score, best first.
     const best = new Map<string, number>();
-    for (const p of cos) for (const e of ref.passages.find((x) => x.id === p.id)!.mentions) best.set(e, Math.max(best.get(e) ?? Number.NEGATIVE_INFINITY, p.score));
+    for (const p of cos)
+      for (const e of ref.passages.find((x) => x.id === p.id)!.mentions) best.set(e, Math.max(best.get(e) ?? Number.NEGATIVE_INFINITY, p.score));
     const entities = [...best].map(([id, activation]) => ({ id, activation })).sort((a, b) => b.activation - a.activation || (a.id < b.id ? -1 : 1));
     expect(entities.length).toBeGreaterThan(0);
     expectClose(res.entities, entities, ['activation']);
