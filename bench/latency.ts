@@ -228,6 +228,8 @@ function stageCuts(mode: Mode): { stage: string; text: string }[] {
     if (at < 0) throw new Error(`${MODES[mode].file}: no "${marker}" marker`);
     return `${full.slice(0, at)}RETURN ${ret} AS n`;
   };
+  // vector searches passages first and maps seeds only where facts lie outside them.
+  if (mode === 'vector') return [{ stage: 'passage search', text: cut('// ---- seeds', 'size(ranked)') }];
   const cuts = [{ stage: 'seeds', text: cut('// ---- 2.', 'size(seeds)') }];
   if (mode === 'gated') cuts.push({ stage: 'seeds + walk', text: cut('// ---- 3.', 'size(keys(act))') });
   if (mode === 'ppr') cuts.push({ stage: 'seeds + PageRank', text: cut('// ---- 3.', 'size(keys(act))') });
