@@ -28,7 +28,7 @@ import { createExtractiveGenerator } from '../server/answer/extractive.js';
 import { answerInput } from '../server/answer/shared.js';
 import { answerContainment } from './containment.js';
 import { openCorpus } from './database.js';
-import { exactMatch, f1Score, scoreRanking } from './metrics.js';
+import { exactMatch, f1Score, pairedBootstrap, scoreRanking } from './metrics.js';
 import { parseSweep } from './sweep.js';
 import { barChartSvg, latencyChartSvg } from './svg.js';
 
@@ -294,6 +294,18 @@ async function main() {
         }
       : null;
 
+  // Each graph mode (gated, ppr, their variants) against each baseline (vector, hybrid, the peers), question by question.
+  const recall5 = (name: string) => perQuestion.map((r) => (r.modes as Record<string, { recall_at_5: number }>)[name].recall_at_5);
+  const graphNames = vs.filter((v) => v.mode === 'gated' || v.mode === 'ppr').map((v) => v.name);
+  const paired = graphNames.flatMap((name) =>
+    reportNames
+      .filter((base) => !graphNames.includes(base))
+      .map((base) => {
+        const p = pairedBootstrap(recall5(name), recall5(base));
+        return { mode: name, against: base, difference: r4(p.difference), low: r4(p.low), high: r4(p.high), better: p.better, worse: p.worse };
+      }),
+  );
+
   const out = path.resolve(values.out ?? path.join(ROOT, 'bench', 'out', path.basename(dataset)));
   fs.mkdirSync(out, { recursive: true });
   const versions = {
@@ -305,7 +317,7 @@ async function main() {
   };
   fs.writeFileSync(
     path.join(out, 'results.json'),
-    JSON.stringify({ summary, agreement, answers, versions, ingestSeconds, variants: vs, questions: perQuestion }, null, 2),
+    JSON.stringify({ summary, agreement, paired, answers, versions, ingestSeconds, variants: vs, questions: perQuestion }, null, 2),
   );
   fs.writeFileSync(path.join(out, 'summary.json'), JSON.stringify(summary, null, 2));
   const md = [
@@ -324,6 +336,19 @@ async function main() {
     '',
     agreement ? `gated vs ppr: Jaccard@5 ${agreement.jaccard_at_5.toFixed(3)}, rank correlation@10 ${agreement.rank_correlation_at_10.toFixed(3)}` : '',
     '',
+    ...(paired.length
+      ? [
+          'Recall@5, paired by question: the mean difference, its 95 % bootstrap interval (10,000 resamples of the questions, seed 1), and the questions where the mode does better / worse. An interval that holds 0 is a margin these questions cannot tell from chance.',
+          '',
+          '| mode | against | difference | 95 % interval | better / worse |',
+          '|---|---|---|---|---|',
+          ...paired.map(
+            (p) =>
+              `| ${p.mode} | ${p.against} | ${p.difference >= 0 ? '+' : ''}${p.difference.toFixed(3)} | [${p.low.toFixed(3)}, ${p.high.toFixed(3)}] | ${p.better} / ${p.worse} |`,
+          ),
+          '',
+        ]
+      : []),
   ].join('\n');
   fs.writeFileSync(path.join(out, 'summary.md'), md);
   fs.writeFileSync(

@@ -56,3 +56,41 @@ export function scoreRanking(ids: string[], goldIds: string[]) {
   const first = docs.findIndex((id) => gold.has(id));
   return { passages: ids, recall_at_2: recall(2), recall_at_5: recall(5), recall_at_10: recall(10), rr: first >= 0 ? 1 / (first + 1) : 0 };
 }
+
+/** A seeded pseudo-random source in [0, 1) (mulberry32): the same seed, the same resamples. */
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A paired comparison of two modes over the same questions (a[i] and b[i]: one question's score in
+ * each): the mean difference a - b, its 95 % interval by the bootstrap (questions resampled with
+ * replacement, `samples` times, seeded), and how many questions each mode wins. On 40 dev questions
+ * one gold document moves Recall@5 by about 1.3 points: the interval says which margins the
+ * questions can tell from chance, so which ones to expect on questions nobody tuned on.
+ */
+export function pairedBootstrap(a: number[], b: number[], opts: { samples?: number; seed?: number } = {}) {
+  if (a.length !== b.length) throw new Error(`paired scores differ in length: ${a.length} and ${b.length}`);
+  const d = a.map((x, i) => x - b[i]);
+  const n = d.length;
+  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  if (n === 0) return { difference: Number.NaN, low: Number.NaN, high: Number.NaN, better: 0, worse: 0 };
+  const samples = opts.samples ?? 10000;
+  const rand = seeded(opts.seed ?? 1);
+  const means: number[] = [];
+  for (let s = 0; s < samples; s++) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += d[Math.floor(rand() * n)];
+    means.push(sum / n);
+  }
+  means.sort((x, y) => x - y);
+  const at = (q: number) => means[Math.min(samples - 1, Math.floor(q * samples))];
+  return { difference: mean(d), low: at(0.025), high: at(0.975), better: d.filter((x) => x > 0).length, worse: d.filter((x) => x < 0).length };
+}

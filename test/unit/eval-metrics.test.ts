@@ -1,4 +1,4 @@
-import { exactMatch, f1Score, normalizeAnswer, scoreRanking } from '../../bench/metrics.js';
+import { exactMatch, f1Score, normalizeAnswer, pairedBootstrap, scoreRanking } from '../../bench/metrics.js';
 import { parseSweep } from '../../bench/sweep.js';
 import { jaccardAtK, rankCorrelation } from '../../server/retrieval/overlap.js';
 
@@ -37,4 +37,48 @@ test('Recall@k counts a document once: two passages of one gold document are one
   expect(scoreRanking(['x', 'd1', 'd1'], ['d1']).rr).toBe(0.5);
   expect(scoreRanking(['d1', 'd1', 'd1'], ['d1', 'd2']).recall_at_5).toBe(0.5);
   expect(scoreRanking(['a'], []).recall_at_5).toBe(0);
+});
+
+describe('pairedBootstrap', () => {
+  test('the same scores: a difference of 0 and an interval of [0, 0]', () => {
+    const a = [0, 0.5, 1, 1, 0.5];
+    expect(pairedBootstrap(a, a)).toEqual({ difference: 0, low: 0, high: 0, better: 0, worse: 0 });
+  });
+
+  test('one mode ahead by the same amount on every question: the interval is that amount', () => {
+    const b = Array.from({ length: 40 }, (_, i) => (i % 3) / 4);
+    const p = pairedBootstrap(
+      b.map((x) => x + 0.25),
+      b,
+    );
+    expect(p.difference).toBeCloseTo(0.25, 12);
+    expect(p.low).toBeCloseTo(0.25, 12);
+    expect(p.high).toBeCloseTo(0.25, 12);
+    expect([p.better, p.worse]).toEqual([40, 0]);
+  });
+
+  test('one question of 40 in a mode’s favour is a margin the interval cannot tell from chance; 30 of 40 is one it can', () => {
+    const zeros = Array<number>(40).fill(0);
+    const one = pairedBootstrap(
+      zeros.map((_, i) => (i === 7 ? 1 : 0)),
+      zeros,
+    );
+    expect(one.difference).toBeCloseTo(1 / 40, 12);
+    expect(one.low).toBe(0);
+    expect(one.high).toBeGreaterThan(0);
+    const many = pairedBootstrap(
+      zeros.map((_, i) => (i < 30 ? 1 : 0)),
+      zeros,
+    );
+    expect(many.low).toBeGreaterThan(0.5);
+    expect(many.high).toBeLessThanOrEqual(1);
+  });
+
+  test('seeded: the same seed gives the same interval, and mismatched lengths are refused', () => {
+    const a = Array.from({ length: 25 }, (_, i) => Math.sin(i) ** 2);
+    const b = Array.from({ length: 25 }, (_, i) => Math.cos(i) ** 2);
+    expect(pairedBootstrap(a, b, { seed: 5 })).toEqual(pairedBootstrap(a, b, { seed: 5 }));
+    expect(pairedBootstrap(a, b, { seed: 5 }).low).not.toBe(pairedBootstrap(a, b, { seed: 6 }).low);
+    expect(() => pairedBootstrap(a, b.slice(1))).toThrow(/differ in length/);
+  });
 });
