@@ -10,9 +10,9 @@ CALL () {
     WITH node, {{SCORE_COS(score)}} AS cosine
     ORDER BY cosine DESC, node.id
     LIMIT $hybridK
-    WITH collect(node) AS hits
+    WITH collect({node: node, cosine: cosine}) AS hits
     UNWIND range(0, size(hits) - 1) AS i
-    RETURN hits[i] AS node, 1.0 / ($rrfK + i + 1) AS rrf
+    RETURN hits[i].node AS node, 1.0 / ($rrfK + i + 1) AS rrf, hits[i].cosine AS cosine
     UNION ALL
     // Lowercased words only, so no Lucene operator or syntax reaches the index,
     // and at most 256 of them (Lucene refuses more than 1,024 clauses).
@@ -21,10 +21,11 @@ CALL () {
     CALL db.index.fulltext.queryNodes('passage_text', {{LUCENE(q)}}, {limit: $hybridK}) YIELD node
     WITH collect(node) AS hits
     UNWIND range(0, size(hits) - 1) AS i
-    RETURN hits[i] AS node, 1.0 / ($rrfK + i + 1) AS rrf
+    RETURN hits[i] AS node, 1.0 / ($rrfK + i + 1) AS rrf, null AS cosine
   }
-  WITH node, sum(rrf) AS rrf
-  WITH node, rrf, {{COS(node.embedding)}} AS cosine
+  // A dense hit's cosine is its index score's; only a full-text-only hit reads its stored vector.
+  WITH node, sum(rrf) AS rrf, max(cosine) AS cosine
+  WITH node, rrf, coalesce(cosine, {{COS(node.embedding)}}) AS cosine
   ORDER BY rrf DESC, cosine DESC, node.id
   LIMIT $topK
   RETURN collect({node: node, score: rrf, graphScore: 0.0, vectorScore: cosine}) AS ranked
