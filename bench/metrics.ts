@@ -1,3 +1,5 @@
+import { rng } from './random.js';
+
 /** SQuAD's answer normalisation and EM/F1 (Rajpurkar et al. 2016, the official evaluation script's rules). */
 export function normalizeAnswer(s: string): string {
   return s
@@ -57,18 +59,6 @@ export function scoreRanking(ids: string[], goldIds: string[]) {
   return { passages: ids, recall_at_2: recall(2), recall_at_5: recall(5), recall_at_10: recall(10), rr: first >= 0 ? 1 / (first + 1) : 0 };
 }
 
-/** A seeded pseudo-random source in [0, 1) (mulberry32): the same seed, the same resamples. */
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A paired comparison of two modes over the same questions (a[i] and b[i]: one question's score in
  * each): the mean difference a - b, its 95 % interval by the bootstrap (questions resampled with
@@ -83,7 +73,7 @@ export function pairedBootstrap(a: number[], b: number[], opts: { samples?: numb
   const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
   if (n === 0) return { difference: Number.NaN, low: Number.NaN, high: Number.NaN, better: 0, worse: 0 };
   const samples = opts.samples ?? 10000;
-  const rand = seeded(opts.seed ?? 1);
+  const rand = rng(opts.seed ?? 1);
   const means: number[] = [];
   for (let s = 0; s < samples; s++) {
     let sum = 0;
