@@ -34,7 +34,7 @@ import { migrate } from '../server/db/migrate.js';
 import { createEmbedder } from '../server/embedders/index.js';
 import { Retriever, toDriverParams } from '../server/retrieval/client.js';
 import { GraphStore } from '../server/graph/store.js';
-import { MODES, type Mode } from '../server/retrieval/params.js';
+import { MODES, MODE_NAMES, type Mode } from '../server/retrieval/params.js';
 import { CYPHER_DIR } from '../server/retrieval/render.js';
 import { manageProjection } from '../server/retrieval/projection.js';
 import { embedQuestion } from '../server/retrieval/service.js';
@@ -272,8 +272,7 @@ async function main() {
   // Each mode's file as a DBA runs it: the statement alone from a plain client (driver.executeQuery,
   // the same parameters), against which the server's own timings.dbMs is compared.
   const CLIENT = ' (the file, from a client)';
-  const ALL_MODES: Mode[] = ['vector', 'hybrid', 'gated', 'ppr'];
-  for (const m of ALL_MODES) {
+  for (const m of MODE_NAMES) {
     const text = fs.readFileSync(path.join(CYPHER_DIR, MODES[m].file), 'utf8');
     variants.push({
       name: m + CLIENT,
@@ -324,7 +323,7 @@ async function main() {
   console.log("\nThe server's timings.dbMs against the same statement file run from a plain client (driver.executeQuery), same questions and parameters:");
   console.log('| mode | server dbMs p50 | the file from a client, p50 | difference |');
   console.log('|---|---|---|---|');
-  for (const m of ALL_MODES) {
+  for (const m of MODE_NAMES) {
     const server = percentile(dbMs.get(m)!, 50);
     const client = percentile(times.get(m + CLIENT)!, 50);
     console.log(`| ${m} | ${server.toFixed(1)} | ${client.toFixed(1)} | ${(server - client >= 0 ? '+' : '') + (server - client).toFixed(1)} ms |`);

@@ -125,7 +125,7 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
       ]);
       const descriptions =
         opts.descriptionEmbedding === 'text'
-          ? await ctx.embedder.embed(fresh.map(describeForEmbedding), 'document')
+          ? await ctx.embedder.embed(fresh.map(describeForEmbedding), 'document', opts.signal)
           : meanOfMentioningPassages(
               fresh.map((e) => e.id),
               resolved.mentions,
