@@ -6,11 +6,13 @@
  */
 import type { ManagedTransaction, QueryResult } from 'neo4j-driver';
 import { TOUCH_GRAPH } from './facts.js';
+import { type PassageLinks, writeLinksInTx } from './links.js';
 import type { GraphStore } from './store.js';
 
 /** One batch of documents, ready to write: ids are stable, vectors computed. */
 export interface DocumentBatch {
-  documents: { id: string; title: string; source: string; hash: string; metadata: string | null }[];
+  /** metadata: a flat map of strings, numbers and booleans, stored as one property per key (writeDocumentBatch). */
+  documents: { id: string; title: string; source: string; hash: string; metadata: Record<string, unknown> | null }[];
   /** Documents of the batch already in the graph: their passages are removed first. */
   replaced: string[];
   passages: { id: string; documentId: string; title: string; text: string; embedding: number[] }[];
@@ -19,6 +21,8 @@ export interface DocumentBatch {
   mentions: { p: string; e: string }[];
   relations: { a: string; b: string; predicate: string; passageId: string }[];
   aliases: { a: string; b: string }[];
+  /** The passages' links to curated entities (server/ingest/link.ts), written with them. */
+  links?: { rows: PassageLinks[]; version: string };
 }
 
 /** What a batch actually created (MERGE may find what a concurrent writer made). */
@@ -58,10 +62,20 @@ export async function writeDocumentBatch(store: GraphStore, b: DocumentBatch): P
   return store.writeTransaction(async (tx) => {
     await tx.run(TOUCH_GRAPH);
     if (b.replaced.length) await removePassagesOf(tx, b.replaced, false);
+    // Metadata, filterable inside a statement: one property per key, `metadata.<key>` (read as
+    // d['metadata.' + key]), and the keys in metadataKeys, so a replaced document loses the keys it
+    // no longer has. A nested value is refused (Neo4j stores no maps; callers validate first).
     await tx.run(
       `UNWIND $documents AS d
+       WITH d, coalesce(d.metadata, {}) AS meta
+       CALL apoc.util.validate(any(k IN keys(meta) WHERE NOT meta[k] IS :: STRING | INTEGER | FLOAT | BOOLEAN),
+         'document %s: metadata values must be strings, numbers or booleans', [d.id])
        MERGE (x:Document {id: d.id})
-       SET x.title = d.title, x.source = d.source, x.hash = d.hash, x.metadata = d.metadata, x.ingestedAt = datetime()`,
+       SET x.title = d.title, x.source = d.source, x.hash = d.hash, x.ingestedAt = datetime()
+       SET x += apoc.map.fromPairs([k IN coalesce(x.metadataKeys, []) | ['metadata.' + k, null]])
+       SET x += apoc.map.fromPairs([k IN keys(meta) WHERE meta[k] IS NOT NULL | ['metadata.' + k, meta[k]]]),
+           x.metadataKeys = CASE WHEN size([k IN keys(meta) WHERE meta[k] IS NOT NULL]) > 0 THEN [k IN keys(meta) WHERE meta[k] IS NOT NULL] END
+       REMOVE x.metadata`,
       { documents: byKey(b.documents, (d) => d.id) },
     );
     // Passage ids are unique per document (sources/chunking.ts passageId); a passage of another
@@ -112,6 +126,7 @@ export async function writeDocumentBatch(store: GraphStore, b: DocumentBatch): P
        RETURN count(DISTINCT x) AS made`,
       { aliases: byKey(b.aliases, (r) => `${r.a}\u0000${r.b}`) },
     );
+    if (b.links) await writeLinksInTx(tx, b.links.rows, b.links.version);
     // Again last: the graph's change time as close to the commit as a statement can be.
     await tx.run(TOUCH_GRAPH);
     return { entities: entities.reduce((n, r) => n + Number(r.records[0].get('made')), 0), aliases: Number(aliases.records[0].get('made')) };

@@ -4,6 +4,7 @@ import type { GraphStore } from '../graph/store.js';
 import { writeCuratedEdges, writeCuratedEntities } from '../graph/writes.js';
 import { refreshAfterWrite, type IngestContext } from './documents.js';
 import { embedFacts } from './facts.js';
+import { linkExisting } from './link.js';
 import { IngestInputError } from './problems.js';
 import { describeForEmbedding } from './resolution.js';
 import type { CuratedGraph, IngestOptions, IngestSummary, StageSeconds } from './types.js';
@@ -19,7 +20,7 @@ export async function ingestCurated(
   opts: { batchSize?: number; strict?: boolean; onProgress?: IngestOptions['onProgress'] } = {},
 ): Promise<IngestSummary> {
   const { store } = ctx;
-  const seconds: StageSeconds = { read: 0, extract: 0, embed: 0, resolve: 0, write: 0, synonyms: 0, projection: 0, index: 0 };
+  const seconds: StageSeconds = { read: 0, extract: 0, embed: 0, resolve: 0, write: 0, synonyms: 0, projection: 0, index: 0, link: 0 };
   if (opts.strict && graph.problems.length) throw new IngestInputError(graph.problems);
   const batchSize = opts.batchSize ?? 1000;
   const types = [...new Set(graph.edges.map((e) => e.type))];
@@ -66,6 +67,10 @@ export async function ingestCurated(
   const tf = performance.now();
   await embedFacts(store, ctx.embedder, types, { batchSize, onProgress: opts.onProgress });
   seconds.embed += (performance.now() - tf) / 1000;
+  // The passages already in the graph, linked to the new dictionary (a page per transaction).
+  const tl = performance.now();
+  const linked = await linkExisting(store, { onProgress: opts.onProgress });
+  seconds.link = (performance.now() - tl) / 1000;
   const summary: IngestSummary = {
     documents: { read: 0, written: 0, unchanged: 0, replaced: 0 },
     passages: 0,
@@ -73,6 +78,7 @@ export async function ingestCurated(
     mentions: 0,
     relations,
     synonyms: 0,
+    links: linked.links,
     problems: graph.problems,
     seconds,
   };

@@ -9,6 +9,7 @@ import { IngestInputError } from './problems.js';
 import { describeForEmbedding, meanOfMentioningPassages, resolveEntities } from './resolution.js';
 import { toPassages } from './sources/index.js';
 import { embedFacts } from './facts.js';
+import { linkerFor } from './link.js';
 import { pipelined } from './pipeline.js';
 import { findSynonyms, onEmbedderScale, SYNONYM_COSINE } from './synonyms.js';
 import { COMPACT_AFTER_BATCHES, compactVectorIndexes } from '../db/compact-indexes.js';
@@ -49,7 +50,7 @@ export async function readAll(items: AsyncIterable<ReadItem>): Promise<{ documen
 export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<ReadItem>, opts: IngestOptions = {}): Promise<IngestSummary> {
   const { store } = ctx;
   const batchSize = opts.batchSize ?? 64;
-  const seconds: StageSeconds = { read: 0, extract: 0, embed: 0, resolve: 0, write: 0, synonyms: 0, projection: 0, index: 0 };
+  const seconds: StageSeconds = { read: 0, extract: 0, embed: 0, resolve: 0, write: 0, synonyms: 0, projection: 0, index: 0, link: 0 };
   const timed = async <T>(stage: keyof StageSeconds, f: () => Promise<T> | T): Promise<T> => {
     const t0 = performance.now();
     try {
@@ -67,6 +68,7 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
     mentions: 0,
     relations: 0,
     synonyms: 0,
+    links: 0,
     problems,
     seconds,
   };
@@ -80,6 +82,8 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
   );
   const todo = documents.filter((d) => known.get(d.id) !== hashOf(d));
   summary.documents.unchanged = documents.length - todo.length;
+  // With a curated graph in the database, each batch's passages are linked to it as they land.
+  const linker = todo.length ? await timed('link', () => linkerFor(store)) : null;
 
   // Batch i + 1 is extracted and embedded while batch i is written (pipelined). Safe because
   // entities are created by MERGE ... ON CREATE: an entity new to both batches is created by the
@@ -134,10 +138,11 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
             );
       return { passages: passageVectors, names, descriptions };
     });
-    return { batch, passages, resolved, fresh, vectors };
+    const links = linker ? await timed('link', () => linker.link(passages.map((p, k) => ({ ...p, embedding: vectors.passages[k] })))) : [];
+    return { batch, passages, resolved, fresh, vectors, links };
   };
 
-  const commit = async ({ batch, passages, resolved, fresh, vectors }: Awaited<ReturnType<typeof prepare>>) => {
+  const commit = async ({ batch, passages, resolved, fresh, vectors, links }: Awaited<ReturnType<typeof prepare>>) => {
     opts.signal?.throwIfAborted();
     const replaced = batch.filter((d) => known.has(d.id)).map((d) => d.id);
     const written = await timed('write', () =>
@@ -147,7 +152,7 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
           title: d.title,
           source: d.source,
           hash: hashOf(d),
-          metadata: d.metadata ? JSON.stringify(d.metadata) : null,
+          metadata: d.metadata ?? null,
         })),
         replaced,
         passages: passages.map((p, k) => ({ ...p, embedding: vectors.passages[k] })),
@@ -155,6 +160,7 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
         mentions: resolved.mentions,
         relations: resolved.relations,
         aliases: resolved.aliases,
+        links: linker ? { rows: links, version: linker.version } : undefined,
       }),
     );
     summary.documents.written += batch.length;
@@ -165,6 +171,7 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
     summary.mentions += resolved.mentions.length;
     summary.relations += resolved.relations.length;
     summary.synonyms += written.aliases;
+    summary.links += links.reduce((n, r) => n + r.links.length, 0);
   };
   await pipelined(todo.length, batchSize, prepare, commit, (i) => opts.onProgress?.({ stage: 'ingest', done: i, total: todo.length }));
   opts.onProgress?.({ stage: 'ingest', done: todo.length, total: todo.length });

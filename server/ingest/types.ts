@@ -71,7 +71,7 @@ export interface IngestOptions {
 }
 
 export interface Progress {
-  stage: 'read' | 'ingest' | 'facts' | 'synonyms' | 'projection' | 'questions';
+  stage: 'read' | 'ingest' | 'facts' | 'synonyms' | 'link' | 'projection' | 'questions';
   done: number;
   total: number;
 }
@@ -86,6 +86,8 @@ export interface StageSeconds {
   projection: number;
   /** Rebuilding the vector indexes after a bulk load (server/db/compact-indexes.ts). */
   index: number;
+  /** Finding passages' mentions of curated entities (server/ingest/link.ts). */
+  link: number;
 }
 
 export interface IngestSummary {
@@ -95,6 +97,8 @@ export interface IngestSummary {
   mentions: number;
   relations: number;
   synonyms: number;
+  /** Passage -> curated entity links written (MENTIONS with a method). */
+  links: number;
   problems: SourceProblem[];
   /** Time spent in each stage; extract, resolve and embed of one batch overlap the write of the one before. */
   seconds: StageSeconds;
