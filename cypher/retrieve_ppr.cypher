@@ -31,6 +31,8 @@
 //   relTypes              relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
 //   pathK                 evidence paths from a seed are found for this many of the most activated non-seed entities (default 10)
 //   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the RELATED facts read in their passages, in the passages' order, after the seeds' own relationships where seeds are mapped) (default 20)
+//   filter                only passages of documents that match are candidates, in the context or read for facts: {sources: [..], documentIds: [..], metadata: {key: value}}, any value of a field, every field given (Document.source, Document.id, Document.`metadata.<key>`); the walk still passes through all entities; null = no filter (default null)
+//   filterSearchK         with a filter: each vector and full-text index search looks this wide (or its unfiltered width if larger), then drops the passages outside the filter (Neo4j 5.26 vector indexes cannot filter) (default 1000)
 //   graphName             GDS projection name (see cypher/ppr_projection.cypher) (default 'graph_recall_ppr')
 //   engine                how PageRank is computed: gds = GDS runs over the projection $graphName; push = a local push in Cypher over the stored graph (no projection, no GDS; pushRounds, pushEpsilon, pushFrontier) (default 'push')
 //   pushRounds            engine push: rounds (1-6); what is left after them is (damping ^ rounds) of the teleport weight (default 5)
@@ -71,6 +73,8 @@
 // :param relTypes => ['RELATED', 'SAME_AS'];
 // :param pathK => 10;
 // :param factK => 20;
+// :param filter => null;
+// :param filterSearchK => 1000;
 // :param graphName => 'graph_recall_ppr';
 // :param engine => 'push';
 // :param pushRounds => 5;
@@ -212,7 +216,9 @@ CALL apoc.util.validate($engine = 'gds' AND size(created) > 0 AND updatedAt IS N
 // entities) share one exact run counted w times, and the passage seeds are
 // grouped by rank into $teleportBuckets runs, each counted at its mean weight.
 CALL () {
-  CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $passageSeedK < 50 THEN 50 ELSE $passageSeedK END, $questionEmbedding) YIELD node, score
+  // $filter: only passages it selects are seeds (searched $filterSearchK wide, then filtered).
+  CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) AND $filterSearchK > (CASE WHEN $passageSeedK < 50 THEN 50 ELSE $passageSeedK END) THEN $filterSearchK ELSE (CASE WHEN $passageSeedK < 50 THEN 50 ELSE $passageSeedK END) END, $questionEmbedding) YIELD node, score
+  WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN ($filter.documentIds IS NULL OR node.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH (node)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END
   WITH node, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
   ORDER BY cosine DESC, node.id
   LIMIT $passageSeedK
@@ -431,11 +437,17 @@ CALL (entityGroups, entitySeeds, passageSeeds, seeds, est) {
     YIELD nodeId, score
     WITH nodeId, sum(w * score) AS score
     WHERE score > 0
+    // $filter: a passage outside it is no candidate (its node is read only when a filter is set).
+    WITH nodeId, score, CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN gds.util.asNode(nodeId) END AS node_
+    WHERE node_ IS NULL OR NOT node_:Passage OR CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN ($filter.documentIds IS NULL OR node_.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH (node_)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END
     ORDER BY score DESC, nodeId
     LIMIT ($entityK + $candidateK) * 4
     RETURN gds.util.asNode(nodeId) AS n, score
     UNION ALL
-    UNWIND apoc.coll.sortMulti([id IN keys(est) WHERE est[id] > 0 | {id: id, score: est[id]}], ['score', '^id'])[0..($entityK + $candidateK) * 4] AS x
+    WITH apoc.coll.sortMulti([id IN keys(est) WHERE est[id] > 0 | {id: id, score: est[id]}], ['score', '^id']) AS scored
+    // $filter: the passages outside it dropped before the cut.
+    UNWIND (CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN [x IN scored WHERE EXISTS { MATCH (n_) WHERE elementId(n_) = x.id AND (NOT n_:Passage OR CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN ($filter.documentIds IS NULL OR n_.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH (n_)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END) }]
+            ELSE scored END)[0..($entityK + $candidateK) * 4] AS x
     MATCH (n) WHERE elementId(n) = x.id
     RETURN n, x.score AS score
   }
@@ -477,13 +489,16 @@ CALL (topEntities, extraCandidates) {
     UNWIND topEntities AS t
     WITH t.node AS e, t.activation AS a
     WITH e, a * toFloat(COUNT { (e)<-[:MENTIONS]-(:Passage) }) ^ (-$hubExponent) AS weight
+    // $filter: only passages of the documents it selects are candidates (the walk went everywhere).
     MATCH (e)<-[:MENTIONS]-(p:Passage)
+    WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN ($filter.documentIds IS NULL OR p.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH (p)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END
     WITH p, sum(weight) AS g
     WITH collect({p: p, id: p.id, g: g}) AS all
     RETURN [x IN apoc.coll.sortMulti(all, ['g', '^id'])[0..$candidateK] | {p: x.p, g: x.g}] AS graphSide
   }
   CALL () {
-    CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END, $questionEmbedding) YIELD node, score
+    CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) AND $filterSearchK > (CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END) THEN $filterSearchK ELSE (CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END) END, $questionEmbedding) YIELD node, score
+    WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN ($filter.documentIds IS NULL OR node.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH (node)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END
     WITH node, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
     ORDER BY cosine DESC, node.id
     LIMIT $vectorK
@@ -494,8 +509,9 @@ CALL (topEntities, extraCandidates) {
   CALL () {
     WITH trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) AS q
     WHERE $fusion <> 'blend' AND $lexicalK > 0 AND q <> ''
-    CALL db.index.fulltext.queryNodes('passage_text', apoc.text.join(split(q, ' ')[0..256], ' '), {limit: $lexicalK}) YIELD node
-    WITH collect(node) AS hits
+    CALL db.index.fulltext.queryNodes('passage_text', apoc.text.join(split(q, ' ')[0..256], ' '), {limit: CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) AND $filterSearchK > ($lexicalK) THEN $filterSearchK ELSE ($lexicalK) END}) YIELD node
+    WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN ($filter.documentIds IS NULL OR node.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH (node)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END
+    WITH collect(node)[0..$lexicalK] AS hits
     RETURN [i IN range(0, size(hits) - 1) | {p: hits[i], g: 0.0, lexicalRank: i + 1}] AS lexicalSide
   }
   UNWIND graphSide + vectorSide + extraCandidates + lexicalSide AS c
@@ -644,12 +660,18 @@ CALL (seeds, act) {
 CALL (paths, entityPaths, seedFacts) {
   UNWIND paths + entityPaths + seedFacts AS x
   UNWIND x.rels AS r
+  // $filter: a fact read from a passage outside it is no fact here (curated facts stay).
+  WITH r, x WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) AND r.passageId IS NOT NULL THEN EXISTS { MATCH (fp_:Passage {id: r.passageId}) WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN ($filter.documentIds IS NULL OR fp_.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH (fp_)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END } ELSE true END
   WITH r, max(x.score) AS score
   ORDER BY score DESC, startNode(r).id, type(r), endNode(r).id
   LIMIT $factK
   RETURN collect({rel: r, score: score}) AS facts
 }
 // ---- 4. result and context ---------------------------------------------------
+// A $filter that no passage matches: an empty result (no entities, paths or facts either).
+WITH *, (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) AND size(ranked) = 0 AS filteredOut
+WITH *, CASE WHEN filteredOut THEN [] ELSE topEntities END AS topEntities, CASE WHEN filteredOut THEN [] ELSE paths END AS paths,
+     CASE WHEN filteredOut THEN [] ELSE entityPaths END AS entityPaths, CASE WHEN filteredOut THEN [] ELSE facts END AS facts
 // A fact reads as a sentence: subject, predicate (the relationship's predicate
 // property, else its type in lower case), object.
 WITH *, [f IN facts | f {.*, predicate: CASE

@@ -20,6 +20,8 @@
 //   topK                  passages returned (default 10)
 //   relTypes              relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
 //   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the RELATED facts read in their passages, in the passages' order, after the seeds' own relationships where seeds are mapped) (default 20)
+//   filter                only passages of documents that match are candidates, in the context or read for facts: {sources: [..], documentIds: [..], metadata: {key: value}}, any value of a field, every field given (Document.source, Document.id, Document.`metadata.<key>`); the walk still passes through all entities; null = no filter (default null)
+//   filterSearchK         with a filter: each vector and full-text index search looks this wide (or its unfiltered width if larger), then drops the passages outside the filter (Neo4j 5.26 vector indexes cannot filter) (default 1000)
 //
 // To run in Neo4j Browser or cypher-shell, set the parameters first (copy, remove the leading "// "):
 // :param question => '';
@@ -34,12 +36,16 @@
 // :param topK => 10;
 // :param relTypes => ['RELATED', 'SAME_AS'];
 // :param factK => 20;
+// :param filter => null;
+// :param filterSearchK => 1000;
 // :param questionEmbedding => COLLECT { MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding LIMIT 1 }[0];
 // ---- 2. dense passage search (the baseline) ----------------------------------
 CALL () {
   // Searched at least 50 wide (HNSW is approximate: 10 wide returned a different top 10 for most
-  // 2Wiki questions); the cosine is read off the index's score.
-  CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $topK < 50 THEN 50 ELSE $topK END, $questionEmbedding) YIELD node, score
+  // 2Wiki questions); the cosine is read off the index's score. With $filter: $filterSearchK wide,
+  // the passages outside the filter dropped (the index cannot filter).
+  CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) AND $filterSearchK > (CASE WHEN $topK < 50 THEN 50 ELSE $topK END) THEN $filterSearchK ELSE (CASE WHEN $topK < 50 THEN 50 ELSE $topK END) END, $questionEmbedding) YIELD node, score
+  WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN ($filter.documentIds IS NULL OR node.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH (node)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END
   WITH node, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
   ORDER BY cosine DESC, node.id
   LIMIT $topK
@@ -52,8 +58,9 @@ CALL () {
 // DBA's graph with documents added), has facts no passage holds: its seeds are mapped as in
 // the graph modes and their own facts come first.
 // Without a `seeding` row, no part of the seed mapping runs (its aggregations are in subqueries).
+// No passage in a $filter is no graph without passages: the result is empty (see the return).
 OPTIONAL CALL (ranked) {
-  UNWIND CASE WHEN size(ranked) = 0 OR any(t IN $relTypes WHERE NOT t IN ['RELATED', 'SAME_AS']) THEN [true] ELSE [] END AS seeding
+  UNWIND CASE WHEN (size(ranked) = 0 AND NOT (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL)) OR any(t IN $relTypes WHERE NOT t IN ['RELATED', 'SAME_AS']) THEN [true] ELSE [] END AS seeding
   // ---- 1. seed mapping -------------------------------------------------------
   // Name seeds: entities whose whole name occurs in the question (full-text
   // index, then a word-boundary check). Caller seeds: Entity.id in $seedIds.
@@ -184,7 +191,7 @@ CALL (seeds) {
   UNWIND seeds AS s
   WITH s.node AS seed, s.activation AS a
   MATCH (seed)-[r]-(n:Entity)
-  WHERE type(r) IN $relTypes AND n <> seed
+  WHERE type(r) IN $relTypes AND n <> seed AND CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) AND r.passageId IS NOT NULL THEN EXISTS { MATCH (fp_:Passage {id: r.passageId}) WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN ($filter.documentIds IS NULL OR fp_.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH (fp_)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END } ELSE true END
   WITH seed, r, n, a * reduce(gate_ = 0.0, cos_ IN [emb_ IN [n.descriptionEmbedding] WHERE emb_ IS NOT NULL | ((2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor))] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) AS score
   // Ties (one seed, one neighbour, several predicates) in a fixed order: predicate, then the relationship.
   ORDER BY score DESC, n.id, type(r), seed.id, coalesce(r.predicate, ''), elementId(r)
@@ -195,6 +202,10 @@ CALL (seeds) {
 WITH *, [x IN entityPaths | {rel: x.rels[0], score: x.score}] AS seedFacts
 WITH *, (seedFacts + [f IN passageFacts WHERE none(s IN seedFacts WHERE s.rel = f.rel)])[0..$factK] AS facts
 // ---- 4. result and context ---------------------------------------------------
+// A $filter that no passage matches: an empty result (no entities, paths or facts either).
+WITH *, (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) AND size(ranked) = 0 AS filteredOut
+WITH *, CASE WHEN filteredOut THEN [] ELSE topEntities END AS topEntities, CASE WHEN filteredOut THEN [] ELSE paths END AS paths,
+     CASE WHEN filteredOut THEN [] ELSE entityPaths END AS entityPaths, CASE WHEN filteredOut THEN [] ELSE facts END AS facts
 // A fact reads as a sentence: subject, predicate (the relationship's predicate
 // property, else its type in lower case), object.
 WITH *, [f IN facts | f {.*, predicate: CASE

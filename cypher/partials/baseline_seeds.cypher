@@ -5,8 +5,9 @@
 // DBA's graph with documents added), has facts no passage holds: its seeds are mapped as in
 // the graph modes and their own facts come first.
 // Without a `seeding` row, no part of the seed mapping runs (its aggregations are in subqueries).
+// No passage in a $filter is no graph without passages: the result is empty (see the return).
 OPTIONAL CALL (ranked) {
-  UNWIND CASE WHEN size(ranked) = 0 OR any(t IN $relTypes WHERE NOT t IN {{TEXT_REL_TYPES}}) THEN [true] ELSE [] END AS seeding
+  UNWIND CASE WHEN (size(ranked) = 0 AND NOT {{FILTERED}}) OR any(t IN $relTypes WHERE NOT t IN {{TEXT_REL_TYPES}}) THEN [true] ELSE [] END AS seeding
 {{SEEDS}}
   RETURN seeds
 }

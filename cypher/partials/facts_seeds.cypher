@@ -5,7 +5,7 @@ CALL (seeds) {
   UNWIND seeds AS s
   WITH s.node AS seed, s.activation AS a
   MATCH (seed)-[r]-(n:Entity)
-  WHERE type(r) IN $relTypes AND n <> seed
+  WHERE type(r) IN $relTypes AND n <> seed AND {{FACT_IN_FILTER(r)}}
   WITH seed, r, n, a * {{GATE(n)}} AS score
   // Ties (one seed, one neighbour, several predicates) in a fixed order: predicate, then the relationship.
   ORDER BY score DESC, n.id, type(r), seed.id, coalesce(r.predicate, ''), elementId(r)

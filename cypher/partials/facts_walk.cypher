@@ -52,6 +52,8 @@ CALL (seeds, act) {
 CALL (paths, entityPaths, seedFacts) {
   UNWIND paths + entityPaths + seedFacts AS x
   UNWIND x.rels AS r
+  // $filter: a fact read from a passage outside it is no fact here (curated facts stay).
+  WITH r, x WHERE {{FACT_IN_FILTER(r)}}
   WITH r, max(x.score) AS score
   ORDER BY score DESC, startNode(r).id, type(r), endNode(r).id
   LIMIT $factK

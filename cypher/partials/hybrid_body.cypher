@@ -6,7 +6,9 @@
 // full-text hits, as dividing each list by its maximum lets them do.
 CALL () {
   CALL () {
-    CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $hybridK < 50 THEN 50 ELSE $hybridK END, $questionEmbedding) YIELD node, score
+    // With $filter each list is searched $filterSearchK wide, the passages outside the filter dropped.
+    CALL db.index.vector.queryNodes('passage_embedding', {{FILTER_K(CASE WHEN $hybridK < 50 THEN 50 ELSE $hybridK END)}}, $questionEmbedding) YIELD node, score
+    WHERE {{IN_FILTER(node)}}
     WITH node, {{SCORE_COS(score)}} AS cosine
     ORDER BY cosine DESC, node.id
     LIMIT $hybridK
@@ -18,8 +20,9 @@ CALL () {
     // and at most 256 of them (Lucene refuses more than 1,024 clauses).
     WITH {{WORDS(coalesce($question, ''))}} AS q
     WHERE q <> ''
-    CALL db.index.fulltext.queryNodes('passage_text', {{LUCENE(q)}}, {limit: $hybridK}) YIELD node
-    WITH collect(node) AS hits
+    CALL db.index.fulltext.queryNodes('passage_text', {{LUCENE(q)}}, {limit: {{FILTER_K($hybridK)}}}) YIELD node
+    WHERE {{IN_FILTER(node)}}
+    WITH collect(node)[0..$hybridK] AS hits
     UNWIND range(0, size(hits) - 1) AS i
     RETURN hits[i] AS node, 1.0 / ($rrfK + i + 1) AS rrf, null AS cosine
   }

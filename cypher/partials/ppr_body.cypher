@@ -28,7 +28,9 @@ CALL apoc.util.validate($engine = 'gds' AND size(created) > 0 AND updatedAt IS N
 // entities) share one exact run counted w times, and the passage seeds are
 // grouped by rank into $teleportBuckets runs, each counted at its mean weight.
 CALL () {
-  CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $passageSeedK < 50 THEN 50 ELSE $passageSeedK END, $questionEmbedding) YIELD node, score
+  // $filter: only passages it selects are seeds (searched $filterSearchK wide, then filtered).
+  CALL db.index.vector.queryNodes('passage_embedding', {{FILTER_K(CASE WHEN $passageSeedK < 50 THEN 50 ELSE $passageSeedK END)}}, $questionEmbedding) YIELD node, score
+  WHERE {{IN_FILTER(node)}}
   WITH node, {{SCORE_COS(score)}} AS cosine
   ORDER BY cosine DESC, node.id
   LIMIT $passageSeedK

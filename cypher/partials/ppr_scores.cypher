@@ -14,11 +14,17 @@ CALL (entityGroups, entitySeeds, passageSeeds, seeds, est) {
     YIELD nodeId, score
     WITH nodeId, sum(w * score) AS score
     WHERE score > 0
+    // $filter: a passage outside it is no candidate (its node is read only when a filter is set).
+    WITH nodeId, score, CASE WHEN {{FILTERED}} THEN gds.util.asNode(nodeId) END AS node_
+    WHERE node_ IS NULL OR NOT node_:Passage OR {{IN_FILTER(node_)}}
     ORDER BY score DESC, nodeId
     LIMIT ($entityK + $candidateK) * 4
     RETURN gds.util.asNode(nodeId) AS n, score
     UNION ALL
-    UNWIND apoc.coll.sortMulti([id IN keys(est) WHERE est[id] > 0 | {id: id, score: est[id]}], ['score', '^id'])[0..($entityK + $candidateK) * 4] AS x
+    WITH apoc.coll.sortMulti([id IN keys(est) WHERE est[id] > 0 | {id: id, score: est[id]}], ['score', '^id']) AS scored
+    // $filter: the passages outside it dropped before the cut.
+    UNWIND (CASE WHEN {{FILTERED}} THEN [x IN scored WHERE EXISTS { MATCH (n_) WHERE elementId(n_) = x.id AND (NOT n_:Passage OR {{IN_FILTER(n_)}}) }]
+            ELSE scored END)[0..($entityK + $candidateK) * 4] AS x
     MATCH (n) WHERE elementId(n) = x.id
     RETURN n, x.score AS score
   }

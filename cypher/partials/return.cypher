@@ -1,4 +1,8 @@
 // ---- 4. result and context ---------------------------------------------------
+// A $filter that no passage matches: an empty result (no entities, paths or facts either).
+WITH *, {{FILTERED}} AND size(ranked) = 0 AS filteredOut
+WITH *, CASE WHEN filteredOut THEN [] ELSE topEntities END AS topEntities, CASE WHEN filteredOut THEN [] ELSE paths END AS paths,
+     CASE WHEN filteredOut THEN [] ELSE entityPaths END AS entityPaths, CASE WHEN filteredOut THEN [] ELSE facts END AS facts
 // A fact reads as a sentence: subject, predicate (the relationship's predicate
 // property, else its type in lower case), object.
 WITH *, [f IN facts | f {.*, predicate: CASE

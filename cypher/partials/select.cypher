@@ -17,13 +17,16 @@ CALL (topEntities, extraCandidates) {
     UNWIND topEntities AS t
     WITH t.node AS e, t.activation AS a
     WITH e, a * toFloat(COUNT { (e)<-[:MENTIONS]-(:Passage) }) ^ (-$hubExponent) AS weight
+    // $filter: only passages of the documents it selects are candidates (the walk went everywhere).
     MATCH (e)<-[:MENTIONS]-(p:Passage)
+    WHERE {{IN_FILTER(p)}}
     WITH p, sum(weight) AS g
     WITH collect({p: p, id: p.id, g: g}) AS all
     RETURN [x IN apoc.coll.sortMulti(all, ['g', '^id'])[0..$candidateK] | {p: x.p, g: x.g}] AS graphSide
   }
   CALL () {
-    CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END, $questionEmbedding) YIELD node, score
+    CALL db.index.vector.queryNodes('passage_embedding', {{FILTER_K(CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END)}}, $questionEmbedding) YIELD node, score
+    WHERE {{IN_FILTER(node)}}
     WITH node, {{SCORE_COS(score)}} AS cosine
     ORDER BY cosine DESC, node.id
     LIMIT $vectorK
@@ -34,8 +37,9 @@ CALL (topEntities, extraCandidates) {
   CALL () {
     WITH {{WORDS(coalesce($question, ''))}} AS q
     WHERE $fusion <> 'blend' AND $lexicalK > 0 AND q <> ''
-    CALL db.index.fulltext.queryNodes('passage_text', {{LUCENE(q)}}, {limit: $lexicalK}) YIELD node
-    WITH collect(node) AS hits
+    CALL db.index.fulltext.queryNodes('passage_text', {{LUCENE(q)}}, {limit: {{FILTER_K($lexicalK)}}}) YIELD node
+    WHERE {{IN_FILTER(node)}}
+    WITH collect(node)[0..$lexicalK] AS hits
     RETURN [i IN range(0, size(hits) - 1) | {p: hits[i], g: 0.0, lexicalRank: i + 1}] AS lexicalSide
   }
   UNWIND graphSide + vectorSide + extraCandidates + lexicalSide AS c

@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { type Config, EMBEDDERS } from '../config.js';
 import type { IngestFormat, IngestSummary } from '../ingest/index.js';
 import { bulkEmbedWorkers, intAtLeast, withServices } from './common.js';
@@ -11,6 +11,7 @@ interface IngestFlags {
   chunkSize?: number;
   chunkOverlap?: number;
   strict?: boolean;
+  source?: string;
 }
 
 function printSummary(s: IngestSummary, formatProblem: (p: IngestSummary['problems'][number]) => string): void {
@@ -33,7 +34,7 @@ export function ingestCommand(program: Command): void {
   program
     .command('ingest')
     .description(
-      'load a corpus or a curated graph: <path> is a .jsonl file ({id?, title, text, metadata?}), a folder of .txt/.md files, ' +
+      'load a corpus or a curated graph: <path> is a .jsonl file ({id?, title, text, source?, metadata?}; metadata a flat map of strings, numbers and booleans), a folder of .txt/.md files, ' +
         'or a Hetionet folder (nodes.tsv + *.sif). A second run of the same input changes nothing; an interrupted run resumes. ' +
         'Embeds with one worker per core unless EMBED_WORKERS is set',
     )
@@ -44,6 +45,15 @@ export function ingestCommand(program: Command): void {
     .addOption(new Option('--batch <n>', 'documents per transaction (default 64)').argParser(intAtLeast(1)))
     .addOption(new Option('--chunk-size <n>', 'characters per passage (default 1200)').argParser(intAtLeast(100)))
     .addOption(new Option('--chunk-overlap <n>', 'characters shared by consecutive passages (default 200)').argParser(intAtLeast(0)))
+    .addOption(
+      new Option(
+        '--source <name>',
+        "the documents' source, for filter.sources and GET /v1/sources (default: <path>'s name without its extension; a JSONL line's own source wins)",
+      ).argParser((v: string) => {
+        if (v.trim() === '') throw new InvalidArgumentError('must not be empty');
+        return v.trim();
+      }),
+    )
     .option('--strict', 'abort before writing anything if any input is bad')
     .action(async (input: string, flags: IngestFlags) => {
       // --embedder overrides EMBEDDER for this run only (the configuration is built with it; the environment is left alone).
@@ -59,6 +69,7 @@ export function ingestCommand(program: Command): void {
             chunkSize: flags.chunkSize,
             chunkOverlap: flags.chunkOverlap,
             strict: Boolean(flags.strict),
+            source: flags.source,
             onProgress: progressBar(),
           });
           printSummary(summary, formatProblem);

@@ -13,6 +13,14 @@ export async function knownDocumentHashes(store: GraphStore, ids: string[]): Pro
   return new Map(res.records.map((r) => [r.get('id'), r.get('hash')]));
 }
 
+/** Each document source with its number of documents, the largest first (GET /v1/sources). */
+export async function documentSources(store: GraphStore): Promise<{ source: string; documents: number }[]> {
+  const res = await store.read(
+    'MATCH (d:Document) WHERE d.source IS NOT NULL RETURN d.source AS source, count(*) AS documents ORDER BY documents DESC, source',
+  );
+  return res.records.map((r) => ({ source: String(r.get('source')), documents: Number(r.get('documents')) }));
+}
+
 /** The ids among ids that name an existing entity. */
 export async function existingEntityIds(store: GraphStore, ids: string[]): Promise<Set<string>> {
   const res = await store.read('UNWIND $ids AS id MATCH (e:Entity {id: id}) RETURN e.id AS id', { ids });

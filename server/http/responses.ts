@@ -170,6 +170,14 @@ export const CompareResultSchema = z.object({
   timings: z.object({ embedMs: z.number(), byMode: z.record(Timings) }),
 });
 
+export const SourcesSchema = z
+  .object({
+    sources: z
+      .array(z.object({ source: z.string().describe('a Document.source (filter.sources)'), documents: z.number().int().describe('its documents') }))
+      .describe('the sources, the most documents first'),
+  })
+  .describe('the document sources of the graph, with their document counts');
+
 export const DocumentsResultSchema = z.object({
   documents: z.object({ read: z.number().int(), written: z.number().int(), unchanged: z.number().int(), replaced: z.number().int() }),
   passages: z.number().int(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MODE_NAMES, type Mode } from '../retrieval/params.js';
+import { filterSchema, MODE_NAMES, type Mode } from '../retrieval/params.js';
 
 /** Longest question, in characters (the embedder reads its first 256 tokens; full-text search its first 256 words). */
 export const QUESTION_MAX_CHARS = 20_000;
@@ -13,6 +13,11 @@ export const questionFields = {
   question: questionSchema.optional(),
   questionEmbedding: z.array(z.number().finite()).min(1).max(EMBEDDING_MAX_DIMENSION).optional(),
   params: z.record(z.unknown()).optional(),
+  filter: filterSchema
+    .optional()
+    .describe(
+      'restricts the passages (candidates, context, facts read from them) to documents with any of `sources`, any of `documentIds` and every `metadata` key equal to its value; fields absent do not restrict, an empty list is a 400 (docs/filter.md)',
+    ),
 };
 
 export const modeSchema = z.enum(MODE_NAMES as [Mode, ...Mode[]]);

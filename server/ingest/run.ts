@@ -25,7 +25,7 @@ export function detectFormat(p: string): IngestFormat {
 export async function ingestPath(
   ctx: { store: GraphStore; config: Config; embedder: Embedder; extractorName?: Config['extractor'] },
   input: string,
-  opts: IngestOptions & { format?: IngestFormat } = {},
+  opts: IngestOptions & { format?: IngestFormat; source?: string } = {},
 ): Promise<IngestSummary> {
   const format = opts.format ?? detectFormat(input);
   await ensureEmbedder(ctx.store, ctx.embedder);
@@ -38,5 +38,6 @@ export async function ingestPath(
     extraProjectionTypes: ctx.config.traverseTypes,
   };
   if (format === 'hetionet') return ingestCurated(base, await readHetionet(input), opts);
-  return ingestDocuments(base, format === 'jsonl' ? readJsonl(input) : readFolder(input), opts);
+  // The documents' source: opts.source, else the input's name (a JSONL line may give its own).
+  return ingestDocuments(base, format === 'jsonl' ? readJsonl(input, opts.source) : readFolder(input, opts.source), opts);
 }

@@ -19,6 +19,46 @@ export const MAX_PUSH_ROUNDS = 6;
 const num = (min: number, max: number) => z.number().finite().min(min).max(max);
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
+/** A document metadata value, as stored (one property per key) and as a filter compares it. */
+export const metadataValueSchema = z.union([z.string().max(10_000), z.number().finite(), z.boolean()], {
+  errorMap: () => ({ message: 'must be a string, a number or a boolean (metadata is a flat map)' }),
+});
+/** A metadata key: the Document property is `metadata.<key>`. */
+export const metadataKeySchema = z.string().min(1, 'a metadata key must not be empty').max(200);
+const nonEmpty = 'must not be empty (leave the field out not to filter by it)';
+
+/**
+ * The passage filter. Values inside one field are alternatives, fields combine with AND, an absent
+ * field does not restrict; an empty list is refused (almost always a client bug).
+ */
+export const filterSchema = z
+  .object({
+    sources: z.array(z.string().min(1).max(1000)).min(1, nonEmpty).max(1000).optional(),
+    documentIds: z.array(z.string().min(1).max(1024)).min(1, nonEmpty).max(10_000).optional(),
+    metadata: z
+      .record(metadataKeySchema, metadataValueSchema)
+      .refine((m) => Object.keys(m).length > 0, nonEmpty)
+      .optional(),
+  })
+  .strict()
+  .nullable();
+export type RetrievalFilter = NonNullable<z.infer<typeof filterSchema>>;
+
+/** Filter parameters, in every mode. */
+const FILTER_PARAMS = {
+  filter: {
+    schema: filterSchema,
+    default: null,
+    doc: 'only passages of documents that match are candidates, in the context or read for facts: {sources: [..], documentIds: [..], metadata: {key: value}}, any value of a field, every field given (Document.source, Document.id, Document.`metadata.<key>`); the walk still passes through all entities; null = no filter',
+  },
+  filterSearchK: {
+    schema: int(50, 10000),
+    // The vector indexes cannot filter in Neo4j 5.26: with a filter they are searched this wide and the hits filtered.
+    default: 1000,
+    doc: 'with a filter: each vector and full-text index search looks this wide (or its unfiltered width if larger), then drops the passages outside the filter (Neo4j 5.26 vector indexes cannot filter)',
+  },
+} satisfies Record<string, ParamSpec>;
+
 export const COMMON_PARAMS = {
   seedK: { schema: int(1, 100), default: 5, doc: 'entities taken from the entity vector index as seeds' },
   seedMinScore: { schema: num(-1, 1), default: 0.2, doc: 'minimum cosine (on the cosineFloor scale) for a vector seed' },
@@ -82,6 +122,7 @@ export const COMMON_PARAMS = {
     default: 20,
     doc: "facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the RELATED facts read in their passages, in the passages' order, after the seeds' own relationships where seeds are mapped)",
   },
+  ...FILTER_PARAMS,
 } satisfies Record<string, ParamSpec>;
 
 export const GATED_PARAMS = {
@@ -204,6 +245,7 @@ export const VECTOR_PARAMS = {
   topK,
   relTypes,
   factK,
+  ...FILTER_PARAMS,
 } satisfies Record<string, ParamSpec>;
 
 export const HYBRID_PARAMS = {

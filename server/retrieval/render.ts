@@ -28,6 +28,27 @@ const PARTIALS = path.join(CYPHER_DIR, 'partials');
  * $cosineFloor: (cos - $cosineFloor) / (1 - $cosineFloor), so 0 means unrelated with any model.
  */
 const MACROS: [RegExp, string][] = [
+  // The passage filter ($filter, docs/filter.md). {{FACT_IN_FILTER(r)}}: a fact read from a passage
+  // (r.passageId) counts only when that passage is in the filter; a curated fact (no passageId) always.
+  [
+    /\{\{FACT_IN_FILTER\((.+?)\)\}\}/g,
+    'CASE WHEN {{FILTERED}} AND $1.passageId IS NOT NULL THEN EXISTS { MATCH (fp_:Passage {id: $1.passageId}) WHERE {{IN_FILTER(fp_)}} } ELSE true END',
+  ],
+  // {{IN_FILTER(p)}}: passage p belongs to a document the filter selects (true without a filter,
+  // and then nothing is read). Values of one field are alternatives, fields combine with AND;
+  // metadata is one property per key, `metadata.<key>` (server/graph/writes.ts).
+  [
+    /\{\{IN_FILTER\((.+?)\)\}\}/g,
+    'CASE WHEN {{FILTERED}} THEN ($filter.documentIds IS NULL OR $1.documentId IN $filter.documentIds) AND ' +
+      '(($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH ($1)-[:PART_OF]->(d_:Document) ' +
+      "WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) " +
+      'ELSE true END',
+  ],
+  // {{FILTER_K(k)}}: an index search's width, k without a filter; with one, $filterSearchK (or k if
+  // larger), as the vector indexes cannot filter: the hits outside the filter are dropped after.
+  [/\{\{FILTER_K\((.+?)\)\}\}/g, 'CASE WHEN {{FILTERED}} AND $filterSearchK > ($1) THEN $filterSearchK ELSE ($1) END'],
+  // {{FILTERED}}: a filter is set (null and {} set none).
+  [/\{\{FILTERED\}\}/g, '(coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL)'],
   // A walk step's gate for candidate c: from the query's gate cache when an earlier step gated it.
   [/\{\{STEP_GATE\((.+?)\)\}\}/g, 'CASE WHEN $gate THEN coalesce(gates[$1.id], {{GATE($1.dst)}}) ELSE 1.0 END'],
   [
@@ -84,7 +105,7 @@ export function cypherLiteral(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(cypherLiteral).join(', ')}]`;
   if (typeof v === 'object') {
     return `{${Object.entries(v as Record<string, unknown>)
-      .map(([k, x]) => `${k}: ${cypherLiteral(x)}`)
+      .map(([k, x]) => `${/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? k : `\`${k.replaceAll('`', '``')}\``}: ${cypherLiteral(x)}`)
       .join(', ')}}`;
   }
   throw new Error(`cannot render ${typeof v} as Cypher`);

@@ -14,6 +14,16 @@ export function validateParams(mode: Mode, params: Record<string, unknown> | und
   return parsed.data as Record<string, unknown>;
 }
 
+/**
+ * A request's filter (the body's `filter`) as the statements' $filter parameter. Given also as
+ * params.filter it is refused: one filter, in one place.
+ */
+export function withFilter(params: Record<string, unknown>, filter: unknown, field = 'params.filter'): Record<string, unknown> {
+  if (filter === undefined) return params;
+  if (params.filter !== undefined) throw new AppError('invalid_request', `${field}: the filter is given twice (filter and ${field}); give it once`, field);
+  return { ...params, filter };
+}
+
 /** Embeds the question once, or checks the caller's embedding against the embedder's dimension. */
 export async function embedQuestion(
   embedder: Embedder,

@@ -6,7 +6,7 @@ import { clientGone, jsonBody, parseBody, route } from '../http/handlers.js';
 import { modeSchema, questionFields, questionSchema } from '../http/schemas.js';
 import { SseWriter } from '../http/sse.js';
 import { round } from '../retrieval/client.js';
-import { embedQuestion, retrieveTimed, validateParams } from '../retrieval/service.js';
+import { embedQuestion, retrieveTimed, validateParams, withFilter } from '../retrieval/service.js';
 import { observeRetrieval } from '../metrics.js';
 import type { Services } from '../services.js';
 
@@ -15,6 +15,7 @@ export const AnswerBody = z
     question: questionSchema,
     mode: modeSchema.default('gated'),
     params: questionFields.params,
+    filter: questionFields.filter,
     topK: z.number().int().min(1).max(20).default(5),
   })
   .strict();
@@ -29,7 +30,7 @@ export function answerRouter(svc: Services): Router {
     route(async (req: Request, res: Response) => {
       const t0 = performance.now();
       const body = parseBody(AnswerBody, req.body);
-      const params = validateParams(body.mode, body.params);
+      const params = withFilter(validateParams(body.mode, body.params), body.filter);
       const signal = clientGone(req, res);
       const q = await embedQuestion(svc.embedder, body);
       // One retrieval statement; errors here still get a proper HTTP status.

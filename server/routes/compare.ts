@@ -5,13 +5,15 @@ import { clientGone, jsonBody, parseBody, route } from '../http/handlers.js';
 import { modeSchema, questionFields } from '../http/schemas.js';
 import { jaccardAtK, rankCorrelation } from '../retrieval/overlap.js';
 import { MODE_NAMES, type Mode } from '../retrieval/params.js';
-import { embedQuestion, retrieveTimed, validateParams } from '../retrieval/service.js';
+import { embedQuestion, retrieveTimed, validateParams, withFilter } from '../retrieval/service.js';
 import type { Services } from '../services.js';
 
 export const CompareBody = z
   .object({
     question: questionFields.question,
     questionEmbedding: questionFields.questionEmbedding,
+    /** One filter for every mode. */
+    filter: questionFields.filter,
     modes: z.array(modeSchema).min(2).max(MODE_NAMES.length).default(['vector', 'hybrid', 'gated', 'ppr']),
     /** Per-mode parameters: {gated: {...}, ppr: {...}}. */
     params: z.record(z.record(z.unknown())).optional(),
@@ -32,7 +34,7 @@ export function compareRouter(svc: Services): Router {
       }
       // Every mode's params given are validated, also for a mode not asked to run.
       const given = Object.fromEntries(Object.entries(body.params ?? {}).map(([m, p]) => [m, validateParams(m as Mode, p, `params.${m}`)]));
-      const params = Object.fromEntries(modes.map((m) => [m, given[m] ?? validateParams(m, undefined)]));
+      const params = Object.fromEntries(modes.map((m) => [m, withFilter(given[m] ?? validateParams(m, undefined), body.filter, `params.${m}.filter`)]));
       const q = await embedQuestion(svc.embedder, body);
       const signal = clientGone(req, res);
       const results: Record<string, Awaited<ReturnType<typeof retrieveTimed>>> = {};

@@ -2,7 +2,9 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { AppError, databaseUnreachable } from '../errors.js';
 import { clientGone, jsonBody, parseBody, requireApiKey, route } from '../http/handlers.js';
+import { documentSources } from '../graph/lookups.js';
 import { deleteDocument, deriveDocumentId, ingestDocuments, type ReadItem } from '../ingest/index.js';
+import { metadataKeySchema, metadataValueSchema } from '../retrieval/params.js';
 import { projectionManager } from '../retrieval/projection.js';
 import type { Services } from '../services.js';
 
@@ -15,7 +17,17 @@ export const DocumentsBody = z
             id: z.string().min(1).max(1024).optional(),
             title: z.string().trim().min(1).max(1000),
             text: z.string().trim().min(1).max(200_000),
-            metadata: z.record(z.unknown()).optional(),
+            source: z
+              .string({ invalid_type_error: 'must be a string' })
+              .trim()
+              .min(1, 'must not be empty')
+              .max(1000)
+              .default('api')
+              .describe('where the document comes from (filter.sources, GET /v1/sources); default api'),
+            metadata: z
+              .record(metadataKeySchema, metadataValueSchema)
+              .optional()
+              .describe('a flat map of strings, numbers and booleans (filter.metadata); nested objects and arrays are a 400'),
           })
           .strict(),
       )
@@ -49,7 +61,7 @@ export function documentsRouter(svc: Services): Router {
       }, 250);
       async function* items(): AsyncGenerator<ReadItem> {
         for (const d of body.documents) {
-          yield { document: { id: d.id ?? deriveDocumentId(d.title, d.text), title: d.title, text: d.text, source: 'api', metadata: d.metadata } };
+          yield { document: { id: d.id ?? deriveDocumentId(d.title, d.text), title: d.title, text: d.text, source: d.source, metadata: d.metadata } };
         }
       }
       const summary = await ingestDocuments(
@@ -72,6 +84,14 @@ export function documentsRouter(svc: Services): Router {
         synonyms: summary.synonyms,
         seconds: summary.seconds,
       });
+    }),
+  );
+
+  router.get(
+    '/v1/sources',
+    route(async (_req, res) => {
+      if (svc.databaseDown?.()) throw databaseUnreachable();
+      res.json({ sources: await documentSources(svc.store) });
     }),
   );
 

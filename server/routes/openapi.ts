@@ -13,6 +13,7 @@ import {
   modeParamsDoc,
   ProjectionStateSchema,
   RetrievalResultSchema,
+  SourcesSchema,
 } from '../http/responses.js';
 import { MODE_NAMES } from '../retrieval/params.js';
 import { AnswerBody } from './answer.js';
@@ -104,6 +105,12 @@ function document(dimension: number): Record<string, unknown> {
     security: KEYED,
     request: { body: { required: true, content: json(DocumentsBody) } },
     responses: { 201: { description: 'ingestion counts', content: json(DocumentsResultSchema) }, ...pick(400, 401, 403, 413, 415, 503, 504) },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/sources',
+    summary: 'The document sources with their document counts (the values filter.sources takes)',
+    responses: { 200: { description: 'the sources', content: json(SourcesSchema) }, ...pick(503) },
   });
   registry.registerPath({
     method: 'delete',

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { clientGone, jsonBody, parseBody, route } from '../http/handlers.js';
 import { modeSchema, questionFields } from '../http/schemas.js';
-import { embedQuestion, retrieveTimed, validateParams } from '../retrieval/service.js';
+import { embedQuestion, retrieveTimed, validateParams, withFilter } from '../retrieval/service.js';
 import type { Services } from '../services.js';
 
 export const RetrieveBody = z.object({ ...questionFields, mode: modeSchema.default('gated'), explain: z.boolean().optional() }).strict();
@@ -15,7 +15,7 @@ export function retrieveRouter(svc: Services): Router {
     jsonBody,
     route(async (req, res) => {
       const body = parseBody(RetrieveBody, req.body);
-      const params = validateParams(body.mode, body.params);
+      const params = withFilter(validateParams(body.mode, body.params), body.filter);
       const q = await embedQuestion(svc.embedder, body);
       const result = await retrieveTimed(
         svc.retriever,

@@ -79,7 +79,7 @@ describe('readJsonl', () => {
     );
     const { docs, problems } = await collect(readJsonl(file));
     expect(docs.map((d) => d.id)).toEqual(['a', '2', 'd']);
-    expect(docs[1]).toEqual({ id: '2', title: 'B', text: 'second', source: file, metadata: { k: 1 } });
+    expect(docs[1]).toEqual({ id: '2', title: 'B', text: 'second', source: 'bad3', metadata: { k: 1 } });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ file, line: 3 });
     expect(problems[0].reason).toMatch(/^invalid JSON: \S/);
@@ -116,6 +116,36 @@ describe('readJsonl', () => {
       [11, 'duplicate id ok (first seen on line 9)'],
       [12, 'not a JSON object (got null)'],
     ]);
+  });
+
+  test("a document's source: the line's own, else the one given, else the file's name; metadata must be flat", async () => {
+    const file = write(
+      'pubmed-2024.jsonl',
+      [
+        '{"id": "a", "title": "A", "text": "x"}',
+        '{"id": "b", "title": "B", "text": "x", "source": "upload", "metadata": {"year": 2020, "open": true, "kind": "note"}}',
+        '{"id": "c", "title": "C", "text": "x", "source": 7}',
+        '{"id": "d", "title": "D", "text": "x", "source": " "}',
+        '{"id": "e", "title": "E", "text": "x", "metadata": {"tags": ["a"]}}',
+        '{"id": "f", "title": "F", "text": "x", "metadata": {"where": {"city": "Kampala"}}}',
+        '{"id": "g", "title": "G", "text": "x", "metadata": {"none": null}}',
+      ].join('\n'),
+    );
+    const { docs, problems } = await collect(readJsonl(file));
+    expect(docs.map((d) => [d.id, d.source])).toEqual([
+      ['a', 'pubmed-2024'],
+      ['b', 'upload'],
+    ]);
+    expect(docs[1].metadata).toEqual({ year: 2020, open: true, kind: 'note' });
+    expect(problems.map((p) => [p.line, p.reason])).toEqual([
+      [3, '"source" must be a non-empty string (got number)'],
+      [4, '"source" must be a non-empty string (got an empty string)'],
+      [5, '"metadata.tags" must be a string, a number or a boolean (got array)'],
+      [6, '"metadata.where" must be a string, a number or a boolean (got object)'],
+      [7, '"metadata.none" must be a string, a number or a boolean (got null)'],
+    ]);
+    const given = await collect(readJsonl(file, 'PubMed'));
+    expect(given.docs.map((d) => d.source)).toEqual(['PubMed', 'upload']);
   });
 
   test('a missing id is derived from the content, the same each time', async () => {
@@ -288,7 +318,8 @@ describe('readFolder', () => {
     expect(notes.text.startsWith('Intro line.')).toBe(true);
     expect(notes.text).not.toContain('tags:');
     expect(notes.text).toContain('# Real Heading');
-    expect(notes.source).toBe(path.join(dir, 'b', 'notes.md'));
+    expect(notes.source).toBe(path.basename(dir));
+    expect((await collect(readFolder(dir, 'papers'))).docs.map((d) => d.source)).toEqual(['papers', 'papers', 'papers']);
     expect(problems.map((p) => [path.relative(dir, p.file), p.reason])).toEqual([
       [path.join('c', 'empty.txt'), 'empty file'],
       [path.join('c', 'fm-only.md'), 'empty file (nothing after front matter)'],

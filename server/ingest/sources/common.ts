@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import readline from 'node:readline';
 import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
@@ -51,6 +52,28 @@ export function typeName(v: unknown): string {
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The default source of an input's documents: its name, without the extension of a file
+ * (corpus/pubmed.jsonl -> pubmed, corpus/pubmed.jsonl.gz -> pubmed, papers/ -> papers).
+ */
+export function sourceName(input: string): string {
+  const base = path.basename(path.resolve(input));
+  return base.replace(/(\.[^.]+)?(\.gz)?$/i, '') || base;
+}
+
+/**
+ * Why metadata is not a flat map of strings, numbers and booleans (naming the first bad key), or
+ * undefined when it is: documents carry it as one property per key (server/graph/writes.ts).
+ */
+export function metadataProblem(metadata: Record<string, unknown>): string | undefined {
+  for (const [k, v] of Object.entries(metadata)) {
+    if (k === '') return 'a metadata key must not be empty';
+    if (typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) continue;
+    return `"metadata.${brief(k, 60)}" must be a string, a number or a boolean (got ${typeName(v)})`;
+  }
+  return undefined;
 }
 
 /** Stable content id for documents that come without one. */

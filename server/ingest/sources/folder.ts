@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ReadItem } from '../types.js';
-import { errMessage, looksBinary } from './common.js';
+import { errMessage, looksBinary, sourceName } from './common.js';
 
 const TEXT_EXTENSIONS = new Set(['.txt', '.md']);
 
@@ -55,9 +55,10 @@ export function firstHeading(markdown: string): string | undefined {
 
 /**
  * Documents from every .txt and .md file under dir (recursive, sorted by path).
- * id = `file:<relative posix path>`; title = first `# heading` of a .md file, else the file name.
+ * id = `file:<relative posix path>`; title = first `# heading` of a .md file, else the file name;
+ * source = `source` (default: the folder's name); metadata = {path: <relative posix path>}.
  */
-export async function* readFolder(dir: string): AsyncGenerator<ReadItem> {
+export async function* readFolder(dir: string, source = sourceName(dir)): AsyncGenerator<ReadItem> {
   let files: string[];
   try {
     files = await listTextFiles(dir);
@@ -92,6 +93,6 @@ export async function* readFolder(dir: string): AsyncGenerator<ReadItem> {
       continue;
     }
     const title = (isMd ? firstHeading(text) : undefined) ?? path.basename(rel, path.extname(rel));
-    yield { document: { id: `file:${rel}`, title, text, source: file, metadata: { path: rel } } };
+    yield { document: { id: `file:${rel}`, title, text, source, metadata: { path: rel } } };
   }
 }

@@ -1,12 +1,13 @@
-/** JSONL corpora: one `{id?, title, text, metadata?}` object a line. */
+/** JSONL corpora: one `{id?, title, text, source?, metadata?}` object a line. */
 import type { ReadItem, SourceDocument } from '../types.js';
-import { brief, deriveDocumentId, errMessage, fileLines, isPlainObject, looksBinary, readHead, typeName } from './common.js';
+import { brief, deriveDocumentId, errMessage, fileLines, isPlainObject, looksBinary, metadataProblem, readHead, sourceName, typeName } from './common.js';
 
 /**
- * Documents of a JSONL corpus, one `{id?, title, text, metadata?}` object a line.
+ * Documents of a JSONL corpus, one `{id?, title, text, source?, metadata?}` object a line; a line
+ * without a source takes `source` (default: the file's name without its extension).
  * Yields a problem (with its 1-based line) for every unusable line; blank lines are skipped.
  */
-export async function* readJsonl(file: string): AsyncGenerator<ReadItem> {
+export async function* readJsonl(file: string, source = sourceName(file)): AsyncGenerator<ReadItem> {
   let head: Buffer;
   try {
     head = await readHead(file);
@@ -55,14 +56,14 @@ export async function* readJsonl(file: string): AsyncGenerator<ReadItem> {
       continue;
     }
     firstSeen.set(id, lineNo);
-    const document: SourceDocument = { id, title, text, source: file };
+    const document: SourceDocument = { id, title, text, source: parsed.source ?? source };
     if (metadata !== undefined) document.metadata = metadata;
     yield { document };
   }
   if (nonBlank === 0) yield { problem: { file, reason: 'empty file' } };
 }
 
-type ParsedLine = { id?: string; title: string; text: string; metadata?: Record<string, unknown> } | { reason: string };
+type ParsedLine = { id?: string; title: string; text: string; source?: string; metadata?: Record<string, unknown> } | { reason: string };
 
 function parseJsonlLine(line: string): ParsedLine {
   let value: unknown;
@@ -95,7 +96,14 @@ function parseJsonlLine(line: string): ParsedLine {
   const metadata = value.metadata;
   if (metadata !== undefined && !isPlainObject(metadata)) {
     reasons.push(`"metadata" must be an object (got ${typeName(metadata)})`);
+  } else if (metadata !== undefined) {
+    const bad = metadataProblem(metadata);
+    if (bad) reasons.push(bad);
+  }
+  const source = value.source;
+  if (source !== undefined && (typeof source !== 'string' || source.trim() === '')) {
+    reasons.push(`"source" must be a non-empty string (got ${typeof source === 'string' ? 'an empty string' : typeName(source)})`);
   }
   if (reasons.length > 0 || title === undefined || text === undefined) return { reason: reasons.join('; ') };
-  return { id, title, text, metadata: metadata as Record<string, unknown> | undefined };
+  return { id, title, text, source: source as string | undefined, metadata: metadata as Record<string, unknown> | undefined };
 }
