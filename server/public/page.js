@@ -53,11 +53,29 @@ function column(mode) {
   return { col, q, view };
 }
 
-async function ask(question, mode, c) {
+/** The source selector: All, then each source of GET /v1/sources with its document count. */
+async function loadSources() {
+  const select = document.getElementById('source');
+  try {
+    const res = await fetch('/v1/sources');
+    if (!res.ok) return;
+    const { sources } = await res.json();
+    const chosen = select.value;
+    select.textContent = '';
+    select.append(el('option', { value: '' }, 'All sources'));
+    for (const s of sources) select.append(el('option', { value: s.source }, `${s.source} (${s.documents})`));
+    if (sources.some((s) => s.source === chosen)) select.value = chosen;
+  } catch {
+    // No sources listed: the selector stays at All.
+  }
+}
+loadSources();
+
+async function ask(question, mode, source, c) {
   const res = await fetch('/v1/answer', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({ question, mode }),
+    body: JSON.stringify(source ? { question, mode, filter: { sources: [source] } } : { question, mode }),
   });
   if (!res.ok) {
     const body = await res.json().catch(() => ({}));
@@ -138,6 +156,7 @@ document.getElementById('ask').addEventListener('submit', (e) => {
   e.preventDefault();
   loadCytoscape().catch(() => {});
   const question = document.getElementById('question').value.trim();
+  const source = document.getElementById('source').value;
   const modes = [document.getElementById('mode').value, document.getElementById('compare').value].filter((m, i, a) => m && a.indexOf(m) === i);
   const cols = document.getElementById('cols');
   cols.textContent = '';
@@ -146,7 +165,7 @@ document.getElementById('ask').addEventListener('submit', (e) => {
   for (const mode of modes) {
     const c = column(mode);
     cols.append(c.col);
-    ask(question, mode, c).catch((err) => {
+    ask(question, mode, source, c).catch((err) => {
       c.q('error').textContent = String(err);
     });
   }

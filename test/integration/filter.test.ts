@@ -303,6 +303,15 @@ describe('HTTP', () => {
     expect(old.body.passages).toEqual([]);
   });
 
+  test('the page has a source selector filled from GET /v1/sources, sent as filter.sources', async () => {
+    // No browser here (test/integration/page.test.ts drives the page in Chromium): what the page is served.
+    const html = await fetch(srv.url).then((r) => r.text());
+    expect(html).toMatch(/<select id="source"[^>]*>\s*<option value="">All sources<\/option>/);
+    const js = await fetch(`${srv.url}/page.js`).then((r) => r.text());
+    expect(js).toContain("fetch('/v1/sources')");
+    expect(js).toContain('filter: { sources: [source] }');
+  });
+
   test('GET /v1/sources is in the OpenAPI document', async () => {
     const doc = await fetch(`${srv.url}/v1/openapi.json`).then((r) => r.json());
     expect(doc.paths['/v1/sources'].get).toBeDefined();
