@@ -30,6 +30,7 @@ import {
   type LinkDictionary,
   type Mention,
   needsContext,
+  resolveEach,
   resolveMentions,
 } from '../server/ingest/linking.js';
 import { describeForEmbedding } from '../server/ingest/resolution.js';
@@ -171,12 +172,12 @@ export function evaluate(p: Prepared, opts: Partial<typeof LINK_DEFAULTS> = {}):
   p.fixture.forEach((a, i) => {
     const vec = p.passageVectors[i];
     links.set(a.id, resolveMentions(p.mentions[i], vec, p.descriptionVectors, opts));
-    // Mentions resolve one by one (resolveMentions only merges them per entity), so each one's decision is its own.
-    for (const m of p.mentions[i]) {
-      for (const l of resolveMentions([m], vec, p.descriptionVectors, opts)) {
+    // Each mention's own decision (resolveMentions merges these per entity).
+    resolveEach(p.mentions[i], vec, p.descriptionVectors, opts).forEach((l, n) => {
+      const m = p.mentions[i][n];
+      if (l)
         predictions.push({ abstract: a.id, entityId: l.entityId, start: m.start, end: m.end, surface: m.surface, confidence: l.confidence, method: l.method });
-      }
-    }
+    });
     const gold = new Set(a.mentions.map((g) => PREFIX + g.entityId));
     const got = new Set(links.get(a.id)!.map((l) => l.entityId));
     for (const id of got) gold.has(id) ? etp++ : efp++;
