@@ -212,14 +212,23 @@ WITH *, [f IN facts | f {.*, predicate: CASE
            WHEN f.rel.predicate IS NOT NULL THEN f.rel.predicate
            WHEN type(f.rel) = 'SAME_AS' THEN 'is the same as'
            ELSE toLower(replace(type(f.rel), '_', ' ')) END}] AS facts
+// How the returned passages reach each curated entity they name (links: docs/linking.md).
+CALL (ranked) {
+  UNWIND ranked AS r
+  WITH r.node AS p
+  MATCH (p)-[m:MENTIONS]->(e:Curated) WHERE m.method IS NOT NULL
+  WITH elementId(e) AS eid, collect({passageId: p.id, method: m.method, confidence: m.confidence}) AS links
+  RETURN apoc.map.fromPairs(collect([eid, links])) AS linksOf
+}
 RETURN
   [s IN seeds | {id: s.node.id, name: s.node.name, type: s.node.type, score: s.cosine,
                  factScore: s.fact, activation: s.activation, sources: s.sources}] AS seeds,
-  [t IN topEntities | {id: t.node.id, name: t.node.name, type: t.node.type, activation: t.activation}] AS entities,
+  [t IN topEntities | {id: t.node.id, name: t.node.name, type: t.node.type, activation: t.activation,
+                        links: coalesce(linksOf[elementId(t.node)], [])}] AS entities,
   [i IN range(0, size(ranked) - 1) | {rank: i + 1, id: ranked[i].node.id, documentId: ranked[i].node.documentId, title: ranked[i].node.title,
      text: ranked[i].node.text, score: ranked[i].score, graphScore: ranked[i].graphScore,
      vectorScore: ranked[i].vectorScore}] AS passages,
-  [x IN paths + entityPaths | {passageId: x.passageId, entityId: x.entityId, score: x.score,
+  [x IN paths + entityPaths | {passageId: x.passageId, entityId: x.entityId, score: x.score, link: x.link,
      nodes: [n IN x.nodes | {id: n.id, name: n.name}],
      relationships: [j IN range(0, size(x.rels) - 1) | {type: type(x.rels[j]), predicate: x.rels[j].predicate,
        direction: CASE WHEN startNode(x.rels[j]) = x.nodes[j] THEN 'forward' ELSE 'backward' END}]}] AS paths,

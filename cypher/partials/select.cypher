@@ -103,10 +103,12 @@ CALL (ranked, seeds, act) {
   UNWIND ranked AS r
   WITH r.node AS p, seeds, act
   CALL (p, seeds, act) {
-    MATCH (p)-[:MENTIONS]->(e:Entity)
+    MATCH (p)-[m:MENTIONS]->(e:Entity)
     WHERE act[elementId(e)] IS NOT NULL
-    WITH e ORDER BY act[elementId(e)] DESC, e.id LIMIT 1
-    WITH e, any(s IN seeds WHERE s.node = e) AS isSeed
+    WITH e, m ORDER BY act[elementId(e)] DESC, e.id LIMIT 1
+    // A link into the curated layer (docs/linking.md) says how the passage reached e.
+    WITH e, CASE WHEN m.method IS NOT NULL THEN {method: m.method, confidence: m.confidence} END AS link,
+         any(s IN seeds WHERE s.node = e) AS isSeed
     CALL (e, seeds, isSeed) {
       UNWIND CASE WHEN isSeed THEN [] ELSE range(0, size(seeds) - 1) END AS i
       WITH e, i, seeds[i].node AS seed
@@ -130,7 +132,7 @@ CALL (ranked, seeds, act) {
       WITH path ORDER BY length(path) LIMIT 1
       RETURN nodes(path) AS pathNodes, relationships(path) AS pathRels
     }
-    RETURN pathNodes, pathRels, act[elementId(e)] AS reach
+    RETURN pathNodes, pathRels, act[elementId(e)] AS reach, link
   }
-  RETURN collect({passageId: p.id, entityId: null, nodes: pathNodes, rels: pathRels, score: reach}) AS paths
+  RETURN collect({passageId: p.id, entityId: null, nodes: pathNodes, rels: pathRels, score: reach, link: link}) AS paths
 }

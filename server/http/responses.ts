@@ -62,7 +62,19 @@ const Seed = z.object({
   activation: z.number(),
   sources: z.array(z.string()).describe('vector, name, caller, fact'),
 });
-const Entity = z.object({ id: z.string(), name: z.string().nullable(), type: z.string().nullable(), activation: z.number() });
+const Link = z.object({
+  method: z.string().describe("how the linker found the name: exact or variant, '+context' when the context decided"),
+  confidence: z.number().describe('0.5-1'),
+});
+const Entity = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  type: z.string().nullable(),
+  activation: z.number(),
+  links: z
+    .array(Link.extend({ passageId: z.string() }))
+    .describe('for a curated entity: how each returned passage that names it was linked to it (docs/linking.md); empty otherwise'),
+});
 const Passage = z.object({
   rank: z.number().int(),
   id: z.string(),
@@ -77,6 +89,9 @@ const Path = z.object({
   passageId: z.string().nullable().describe('the passage the path explains (null for an entity path)'),
   entityId: z.string().nullable().describe('the top entity the path leads to (null for a passage path)'),
   score: z.number().nullable().describe('activation of the entity the path ends at'),
+  link: Link.nullable()
+    .optional()
+    .describe('a passage path into the curated layer: how the passage was linked to the entity the path ends at (null: an extracted mention)'),
   nodes: z.array(z.object({ id: z.string().nullable(), name: z.string().nullable() })),
   relationships: z.array(
     z.object({

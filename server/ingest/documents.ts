@@ -73,7 +73,7 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
     seconds,
   };
   const hashOf = (d: SourceDocument) =>
-    sha(JSON.stringify([d.title, d.text, d.metadata ?? null, opts.chunkSize ?? null, opts.chunkOverlap ?? null, ctx.extractor.id, ctx.embedder.id]));
+    sha(JSON.stringify([d.title, d.text, d.source, d.metadata ?? null, opts.chunkSize ?? null, opts.chunkOverlap ?? null, ctx.extractor.id, ctx.embedder.id]));
 
   // Unchanged documents are skipped before any extraction or embedding.
   const known = await knownDocumentHashes(

@@ -119,7 +119,19 @@ function handle(type, data, c, mode) {
     box.textContent = '';
     const seeds = new Set(data.seeds.map((s) => s.id));
     for (const e of data.entities.slice(0, 20)) {
-      box.append(el('span', { class: seeds.has(e.id) ? 'seed' : '', title: `activation ${e.activation.toFixed(3)}` }, `${e.name} ${e.activation.toFixed(2)}`));
+      // A curated entity the returned passages were linked to: how (docs/linking.md).
+      const links = e.links ?? [];
+      const how = links.map((l) => `linked from ${l.passageId} (${l.method}, ${l.confidence.toFixed(2)})`).join('; ');
+      box.append(
+        el(
+          'span',
+          {
+            class: [seeds.has(e.id) ? 'seed' : '', links.length ? 'linked' : ''].join(' ').trim(),
+            title: `activation ${e.activation.toFixed(3)}${how ? `; ${how}` : ''}`,
+          },
+          `${e.name} ${e.activation.toFixed(2)}${links.length ? ' \u{1F517}' : ''}`,
+        ),
+      );
     }
     if (!data.entities.length) box.append(el('span', { class: 'muted' }, 'no entities'));
     view.update(data);
@@ -128,12 +140,23 @@ function handle(type, data, c, mode) {
     const box = q('passages');
     box.textContent = '';
     for (const p of data.passages) {
+      const path = (data.paths ?? []).find((x) => x.passageId === p.id && x.link);
+      const end = path ? path.nodes[path.nodes.length - 1] : null;
       const row = el(
         'div',
         { class: 'passage', 'data-id': p.id, title: 'show its path from a seed in the graph' },
         el('b', {}, `${p.rank}. ${p.title || p.id} `),
         el('span', { class: 'score' }, `score ${p.score.toFixed(3)} (graph ${p.graphScore.toFixed(2)}, vector ${p.vectorScore.toFixed(2)})`),
         el('div', {}, p.text.length > 240 ? `${p.text.slice(0, 240)}...` : p.text),
+        ...(end
+          ? [
+              el(
+                'div',
+                { class: 'muted', 'data-testid': 'link' },
+                `reached through ${end.name}, linked ${path.link.method} (${path.link.confidence.toFixed(2)})`,
+              ),
+            ]
+          : []),
       );
       row.addEventListener('click', () => view.select(row.classList.contains('selected') ? null : p.id));
       box.append(row);

@@ -17,11 +17,18 @@ export interface Seed {
   activation: number;
   sources: string[];
 }
+/** How a passage was linked to a curated entity it names (docs/linking.md). */
+export interface EntityLink {
+  method: string;
+  confidence: number;
+}
 export interface RankedEntity {
   id: string;
   name: string;
   type: string | null;
   activation: number;
+  /** For a curated entity: how each returned passage that names it was linked; empty otherwise. */
+  links: (EntityLink & { passageId: string })[];
 }
 export interface RankedPassage {
   rank: number;
@@ -39,6 +46,8 @@ export interface EvidencePath {
   entityId: string | null;
   /** The activation of the entity the path ends at. */
   score: number;
+  /** A passage path into the curated layer: how the passage was linked to the entity it ends at. */
+  link?: EntityLink | null;
   nodes: { id: string; name: string }[];
   /** direction: forward when the relationship points from nodes[i] to nodes[i + 1]. */
   relationships: { type: string; predicate: string | null; direction: 'forward' | 'backward' }[];

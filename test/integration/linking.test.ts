@@ -125,7 +125,7 @@ describe('linking the literature layer into a curated graph', () => {
     for (const l of await links()) {
       expect(l.confidence).toBeGreaterThan(0.5);
       expect(l.confidence).toBeLessThanOrEqual(1);
-      expect(l.method).toMatch(/^(exact|variant)(\+context)?$/);
+      expect(l.method).toMatch(/^(exact|variant)(\+(context|kind))?$/);
     }
     // "set their alarms": the gene SET is written in capitals; the word is not it.
     expect((await links()).some((l) => l.e.endsWith('Gene::6418'))).toBe(false);
