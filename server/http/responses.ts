@@ -199,6 +199,7 @@ export const DocumentsResultSchema = z.object({
   entities: z.number().int(),
   relations: z.number().int(),
   synonyms: z.number().int(),
+  links: z.number().int().describe("the passages' links to curated entities written (docs/linking.md); 0 without a curated graph"),
   seconds: z.record(z.number()).describe('per ingestion stage'),
 });
 

@@ -82,6 +82,7 @@ export function documentsRouter(svc: Services): Router {
         entities: summary.entities,
         relations: summary.relations,
         synonyms: summary.synonyms,
+        links: summary.links,
         seconds: summary.seconds,
       });
     }),

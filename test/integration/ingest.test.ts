@@ -359,6 +359,8 @@ test('a bulk load (more than COMPACT_AFTER_BATCHES batches) rebuilds the vector 
     id: `bulk-${i}`,
     title: `Bulk ${i}`,
     text: `Harriet Vane${i} wrote a novel about Shrewsbury College in Oxford, edition ${i}.`,
+    // One source for every file (a file's name is its default source, and a new source re-writes a document).
+    source: 'bulk',
   }));
   const before = await vectorIndexes();
   const small = await ingestDocuments(ctx(), readJsonl(writeCorpus(docs.slice(0, 3).map((d) => JSON.stringify(d)))), { batchSize: 1 });
