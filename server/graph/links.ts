@@ -82,7 +82,8 @@ export async function writeLinksInTx(tx: ManagedTransaction, rows: PassageLinks[
   // In entity order, as the batch writes: concurrent writers lock shared entities in one order.
   await tx.run(
     `UNWIND $links AS l
-     MATCH (p:Passage {id: l.p}), (e:Curated {id: l.e})
+     MATCH (p:Passage {id: l.p}), (e:Entity {id: l.e}) WHERE e:Curated
+     // Found through the Entity id constraint (no index on :Curated(id)), then checked for the label.
      MERGE (p)-[r:MENTIONS]->(e)
      SET r.weight = l.confidence, r.confidence = l.confidence, r.method = l.method, r.count = l.count`,
     { links: links.sort((a, b) => (a.e < b.e ? -1 : a.e > b.e ? 1 : a.p < b.p ? -1 : 1)) },

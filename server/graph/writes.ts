@@ -211,8 +211,9 @@ export async function writeCuratedEntities(
     `UNWIND $entities AS e
      MERGE (x:Entity {id: e.id})
      ON CREATE SET x.name = e.name, x.type = e.type, x.description = e.description,
-                   x.embedding = e.embedding, x.descriptionEmbedding = e.descriptionEmbedding, x.synonymsPending = true
-     SET x:Curated
+                   x.embedding = e.embedding, x.descriptionEmbedding = e.descriptionEmbedding
+     // No synonym search for a curated entity (its id is its identity): never pending.
+     SET x:Curated REMOVE x.synonymsPending
      ${TOUCH_GRAPH}`,
     { entities },
   );
