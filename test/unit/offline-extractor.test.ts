@@ -20,7 +20,7 @@ const SNOW_TEXT = 'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. H
 
 describe('offline extractor', () => {
   it('has the documented id', () => {
-    expect(extractor.id).toBe('offline:v1');
+    expect(extractor.id).toBe('offline:v2');
   });
 
   it('extracts a named person and a place with guessed types', async () => {
@@ -81,6 +81,73 @@ describe('offline extractor', () => {
     expect(x.entities.some((e) => /^(The|In|However|It|They|Their)$/.test(e.name))).toBe(false);
     expect(entity(x, 'London')).toBeDefined();
     expect(entity(x, 'June 1975')?.type).toBe('Date');
+  });
+
+  describe('names at the start of a sentence', () => {
+    // Four short abstracts whose titles do not name the drug: each names it in its first word.
+    const ABSTRACTS: Array<[string, string, string]> = [
+      [
+        'Glutamate blockade in late-stage dementia',
+        "Memantine is an uncompetitive NMDA receptor antagonist licensed for moderate to severe Alzheimer's disease. In a 24-week trial, patients given memantine declined less than those on placebo.",
+        'Memantine',
+      ],
+      [
+        'Cholinergic therapy for mild dementia',
+        'Donepezil is a reversible acetylcholinesterase inhibitor taken once a day. Cholinesterase inhibitors give a modest benefit on cognition.',
+        'Donepezil',
+      ],
+      [
+        'Lipid lowering and cognitive decline',
+        'Atorvastatin lowers LDL cholesterol by inhibiting HMG-CoA reductase. However, trials found no cognitive benefit.',
+        'Atorvastatin',
+      ],
+    ];
+
+    it.each(ABSTRACTS)('finds the drug an abstract names first (%s)', async (title, text, drug) => {
+      const x = await run(title, text);
+      expect(entity(x, drug)?.name).toBe(drug);
+    });
+
+    it('relates a drug named at the start of a sentence to the names beside it', async () => {
+      const [title, text] = ABSTRACTS[0];
+      const x = await run(title, text);
+      expect(x.relations.some((r) => r.subject === 'Memantine' && r.object === 'NMDA')).toBe(true);
+      // the lowercase "memantine" of the second sentence is the same entity, not a second one
+      expect(x.entities.filter((e) => normalizeName(e.name) === 'memantine')).toHaveLength(1);
+      expect(entity(x, 'Memantine')?.description).toContain('patients given memantine');
+    });
+
+    it('keeps no common word of an abstract that starts its sentences with them', async () => {
+      const x = await run(
+        'Sleep and amyloid clearance',
+        'Sleep deprivation raises amyloid-beta in the cerebrospinal fluid. However, the effect was small. The effect was reversed by recovery sleep. This finding needs replication. Patients with chronic insomnia had higher tau. Treatment with melatonin did not help. Results were mixed. Burials were rare. Headquartered in Boston, the lab ran the trial.',
+      );
+      const keys = x.entities.map((e) => normalizeName(e.name));
+      for (const junk of ['however', 'the', 'this', 'patients', 'treatment', 'results', 'burials', 'headquartered', 'effect', 'finding', 'insomnia', 'tau'])
+        expect(keys).not.toContain(junk);
+      expect(entity(x, 'Boston')).toBeDefined();
+    });
+
+    it('recognises a sentence-initial name by evidence other than its capital', async () => {
+      // not an English word; an acronym; the subject of "is a"
+      const x = await run('', 'Itzcoatl ruled from 1427. NASA launched the probe in 1977. Aspirin is an analgesic taken for pain.');
+      for (const name of ['Itzcoatl', 'NASA', 'Aspirin']) expect(entity(x, name)).toBeDefined();
+      // a lone given name would merge every person of that name
+      const y = await run('', 'Stephen moved to Leeds in 1990.');
+      expect(entity(y, 'Stephen')).toBeUndefined();
+      expect(entity(y, 'Leeds')).toBeDefined();
+    });
+
+    it('finds lowercase compound names mid-sentence without taking common nouns', async () => {
+      const x = await run('', 'Patients were randomised to lisinopril or amlodipine after a first stroke. Both lowered systolic pressure more than placebo.');
+      expect(entity(x, 'lisinopril')).toBeDefined();
+      expect(entity(x, 'amlodipine')).toBeDefined();
+      const keys = x.entities.map((e) => normalizeName(e.name));
+      for (const common of ['patients', 'stroke', 'placebo', 'pressure', 'both']) expect(keys).not.toContain(common);
+      // an unknown lowercase word the passage never writes capitalised is no name
+      const y = await run('', 'The gmina borders three other gminas and a river.');
+      expect(y.entities.map((e) => normalizeName(e.name))).not.toContain('gmina');
+    });
   });
 
   it('resolves a lone surname to the person named earlier instead of creating a new entity', async () => {

@@ -1,12 +1,15 @@
 /**
- * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v1'.
+ * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v2'.
  *
  * Built on wink-nlp + wink-eng-lite-web-model (sentence splitting, POS tags, lemmas, a small
  * NER for numbers/dates); ~1,000 passages/s on one core. On top of that:
  *  - Entities
  *    - capitalised-span chunking: proper-noun sequences with name connectors ("Green Party of
  *      England and Wales", "Jean de la Fontaine", "Kim Jong-il", title-case "Back In The U.S.A."),
- *      without sentence-initial function words, pronouns or lone sentence-initial capitals;
+ *      without sentence-initial function words, pronouns or lone sentence-initial capitals, unless other
+ *      evidence makes the word a name (no English word, compound-name morphology, "X is a ...": evidence.ts);
+ *    - lowercase names: compound-like words ("given atorvastatin") and unknown words the passage also
+ *      writes capitalised ("Memantine ... given memantine");
  *    - components of long names ("Adalbert II of Tuscany" -> "Adalbert II", "Tuscany"), names
  *      without their titles ("Emperor Itzcoatl" -> "Itzcoatl"), "City, Region" places
  *      ("Burbank, California") and "Name, Nth Title of X" people ("Patrick Lyon, 3rd Earl of ...");
@@ -33,7 +36,7 @@
  * across passages on the same key (ALIAS_PREDICATE and normalizeName live in server/graph/facts.ts).
  *
  * Modules, in pipeline order: nlp (wink pipeline, tokenizer) and tokens (token model, mentions);
- * values, spans, names and mentions (mention finding; lexicon holds the word lists and entity-types
+ * values, spans, names and mentions (mention finding; lexicon holds the word lists, evidence the name tests and entity-types
  * the type guessing); entities, predicates and relations; extract (one passage, stage by stage).
  */
 import type { Extraction, Extractor, PassageInput } from '../types.js';
@@ -43,7 +46,8 @@ export { DESCRIPTION_MAX_CHARS } from './entities.js';
 export { extractPassage, type OfflineExtractorOptions } from './extract.js';
 export { MAX_RELATIONS_PER_SENTENCE } from './relations.js';
 
-export const OFFLINE_EXTRACTOR_ID = 'offline:v1';
+/** Bumped when the extraction of the same text changes, so re-posted documents are extracted again. */
+export const OFFLINE_EXTRACTOR_ID = 'offline:v2';
 
 export function createOfflineExtractor(options: OfflineExtractorOptions = {}): Extractor {
   const opts = { ...options };

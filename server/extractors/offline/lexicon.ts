@@ -26,7 +26,7 @@ export const COMPONENT_SPLITTERS = set(
 export const JUNK_WORDS = set(`
 a | an | the | this | that | these | those | there | here | it | its | he | she | his | her | hers | him | they | them | their | we | our | you | your | i | me | my | mine
 in | on | at | of | for | to | from | by | with | as | into | onto | after | before | during | since | until | while | when | where | why | how | what | which | who | whom | whose
-and | or | but | nor | so | yet | if | then | than | however | although | though | also | both | either | neither | not | no | yes | all | any | some | many | most | other | such | each | every
+and | or | but | nor | so | yet | if | then | than | however | although | though | whilst | also | both | either | neither | not | no | yes | all | any | some | many | most | other | such | each | every
 is | was | are | were | be | been | being | has | have | had | do | does | did | will | would | shall | should | can | could | may | might | must
 mr | mrs | ms | dr | prof | sir | st | jr | sr | mt | ft | co | inc | ltd | vs | etc | ii | i
 january | february | march | april | june | july | august | september | october | november | december | jan | feb | mar | apr | jun | jul | aug | sep | sept | oct | nov | dec

@@ -1,10 +1,11 @@
 /**
  * Mention finding for a passage: values first (dates, numbers), then quoted titles, capitalised
- * names and, optionally, common-noun concepts, each claiming its tokens so later finders skip them;
- * then the passes that clean the mention list up (lone sentence-initial words, partial person names).
+ * names, lowercase names and, optionally, common-noun concepts, each claiming its tokens so later finders
+ * skip them; then the passes that clean the mention list up (lone sentence-initial words, partial person names).
  */
 import { normalizeName } from '../../graph/facts.js';
 import { JUNK_WORDS, PERSON_TITLES, PLACE_NAMES, ROLE_WORDS } from './lexicon.js';
+import { hasCompoundMorphology, isLowercaseNameWord, isSentenceInitialName } from './evidence.js';
 import { findCapitalisedMentions } from './names.js';
 import type { Tokenized } from './nlp.js';
 import { QUOTE_CLOSE, QUOTE_OPEN, collectInto, displayOf, isSentenceInitial, type Mention, type MentionSink, type Tok } from './tokens.js';
@@ -19,6 +20,7 @@ export function findMentions({ doc, toks }: Tokenized, title: string, concepts: 
   findNerMentions(doc, toks, used, sink);
   findQuotedMentions(toks, used, sink);
   findCapitalisedMentions(toks, used, sink);
+  findLowercaseNameMentions(toks, used, mentions, sink);
   if (concepts) findConceptMentions(toks, used, sink);
   mentions.sort((a, b) => a.start - b.start || b.end - a.end);
   dropLoneSentenceInitialWords(mentions, toks, title);
@@ -45,6 +47,24 @@ function findQuotedMentions(toks: Tok[], used: Uint8Array, sink: MentionSink): v
       sink.add({ start, end, name, type: 'Work', sent: toks[start].sent, primary: true });
     }
     i = j;
+  }
+}
+
+/**
+ * Lowercase names: a word with the morphology of a compound name ("given atorvastatin"), or a word
+ * outside the English vocabulary that the passage also writes capitalised ("Memantine is ... given memantine").
+ */
+function findLowercaseNameMentions(toks: Tok[], used: Uint8Array, mentions: Mention[], sink: MentionSink): void {
+  const capitalised = new Map<string, string>();
+  for (const m of mentions) if (m.start === m.end && m.primary && m.type === 'Entity' && toks[m.start].cap) capitalised.set(m.key, m.name);
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (used[i] || !isLowercaseNameWord(t)) continue;
+    const key = normalizeName(t.value);
+    const name = capitalised.get(key);
+    if (name === undefined && !hasCompoundMorphology(t.lower)) continue;
+    used[i] = 1;
+    sink.add({ start: i, end: i, name: name ?? t.value, key, type: 'Entity', sent: t.sent, primary: true });
   }
 }
 
@@ -122,7 +142,7 @@ export function resolvePartialNames(mentions: Mention[], title: { key: string; n
 /**
  * A single capitalised word that only ever occurs at the start of a sentence ("Locations are found ...",
  * "Influential ...") is weak evidence of a name: dropped unless it is a known place, a word of the title,
- * or typed by context.
+ * typed by context, or a name by evidence other than its capital ("Memantine is ...", see evidence.ts).
  */
 function dropLoneSentenceInitialWords(mentions: Mention[], toks: Tok[], title: string): void {
   const titleWords = new Set(normalizeName(title).split(' '));
@@ -131,7 +151,7 @@ function dropLoneSentenceInitialWords(mentions: Mention[], toks: Tok[], title: s
   for (let i = mentions.length - 1; i >= 0; i--) {
     const m = mentions[i];
     if (m.start !== m.end || !m.primary || m.type !== 'Entity' || !isSentenceInitial(toks, m.start)) continue;
-    if (elsewhere.has(m.key) || titleWords.has(m.key) || PLACE_NAMES.has(m.key)) continue;
+    if (elsewhere.has(m.key) || titleWords.has(m.key) || PLACE_NAMES.has(m.key) || isSentenceInitialName(toks, m.start)) continue;
     mentions.splice(i, 1);
   }
 }
