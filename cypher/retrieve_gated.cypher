@@ -18,6 +18,7 @@
 //   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone (default false)
 //   seedIds               extra seed entity ids (Entity.id), activation 1 (default [])
 //   factSeedK             facts whose two entities become seeds, activation = the fact's cosine: a question that names entities is matched to their own facts, any other to the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) (0 = off) (default 5)
+//   factWordBonus         a named entity's fact whose predicate the question writes (a predicate word's first five letters begin a question word: 'treat' for treats) ranks this much higher among the fact seeds; its activation stays its cosine (0 = off) (default 0)
 //   topK                  passages returned (default 10)
 //   entityK               top entities used for passage scoring and returned (default 60)
 //   vectorK               passages from the passage vector index added as candidates (default 10)
@@ -51,6 +52,7 @@
 // :param vectorSeedsWithNames => false;
 // :param seedIds => [];
 // :param factSeedK => 5;
+// :param factWordBonus => 0;
 // :param topK => 10;
 // :param entityK => 60;
 // :param vectorK => 10;
@@ -144,14 +146,21 @@ CALL (raw) {
     UNWIND [s IN raw WHERE s.fixed > 0 AND $factSeedK > 0 | s.node] AS named
     MATCH (named)-[r]-(:Entity)
     WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
-    RETURN DISTINCT r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
+    WITH DISTINCT r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
+    // A named entity's fact whose predicate the question writes ranks $factWordBonus higher: the
+    // question names that relation ("treat" for treats; a predicate word's first five letters,
+    // a final s aside, begin a word of the question). The seed's activation stays the cosine.
+    WITH r, fact, [w IN split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))), '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE size(w) >= 4 |
+                   left(CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
+    RETURN r, fact, fact + CASE WHEN $factWordBonus > 0 AND any(st IN stems WHERE
+             any(w IN split(trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w STARTS WITH st)) THEN $factWordBonus ELSE 0.0 END AS rank
     UNION
     UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.fixed > 0)] AS t
     CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship, score
-    RETURN relationship AS r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
+    RETURN relationship AS r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS rank
   }
-  WITH r, fact
-  ORDER BY fact DESC, elementId(r)
+  WITH r, fact, rank
+  ORDER BY rank DESC, elementId(r)
   LIMIT $factSeedK
   WITH r, fact WHERE fact >= $seedMinScore
   // A literal (a date, a number, a nationality) is a value, not an entity to walk from.

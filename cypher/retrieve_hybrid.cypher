@@ -16,6 +16,7 @@
 //   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone; vector and hybrid: only on a graph without passages or when relTypes holds a curated type (one not read from text) (default false)
 //   seedIds               extra seed entity ids (Entity.id), activation 1; vector and hybrid: only on a graph without passages or when relTypes holds a curated type (one not read from text) (default [])
 //   factSeedK             facts whose two entities become seeds, activation = the fact's cosine: a question that names entities is matched to their own facts, any other to the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) (0 = off); vector and hybrid: only on a graph without passages or when relTypes holds a curated type (one not read from text) (default 5)
+//   factWordBonus         a named entity's fact whose predicate the question writes (a predicate word's first five letters begin a question word: 'treat' for treats) ranks this much higher among the fact seeds; its activation stays its cosine (0 = off); vector and hybrid: only on a graph without passages or when relTypes holds a curated type (one not read from text) (default 0)
 //   topK                  passages returned (default 10)
 //   relTypes              relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
 //   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the RELATED facts read in their passages, in the passages' order, after the seeds' own relationships where seeds are mapped) (default 20)
@@ -34,6 +35,7 @@
 // :param vectorSeedsWithNames => false;
 // :param seedIds => [];
 // :param factSeedK => 5;
+// :param factWordBonus => 0;
 // :param topK => 10;
 // :param relTypes => ['RELATED', 'SAME_AS'];
 // :param factK => 20;
@@ -157,14 +159,21 @@ OPTIONAL CALL (ranked) {
       UNWIND [s IN raw WHERE s.fixed > 0 AND $factSeedK > 0 | s.node] AS named
       MATCH (named)-[r]-(:Entity)
       WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
-      RETURN DISTINCT r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
+      WITH DISTINCT r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
+      // A named entity's fact whose predicate the question writes ranks $factWordBonus higher: the
+      // question names that relation ("treat" for treats; a predicate word's first five letters,
+      // a final s aside, begin a word of the question). The seed's activation stays the cosine.
+      WITH r, fact, [w IN split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))), '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE size(w) >= 4 |
+                     left(CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
+      RETURN r, fact, fact + CASE WHEN $factWordBonus > 0 AND any(st IN stems WHERE
+               any(w IN split(trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w STARTS WITH st)) THEN $factWordBonus ELSE 0.0 END AS rank
       UNION
       UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.fixed > 0)] AS t
       CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship, score
-      RETURN relationship AS r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
+      RETURN relationship AS r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS rank
     }
-    WITH r, fact
-    ORDER BY fact DESC, elementId(r)
+    WITH r, fact, rank
+    ORDER BY rank DESC, elementId(r)
     LIMIT $factSeedK
     WITH r, fact WHERE fact >= $seedMinScore
     // A literal (a date, a number, a nationality) is a value, not an entity to walk from.

@@ -106,6 +106,20 @@ describe('fact seeds', () => {
     expect(seeds.has('g:tp53')).toBe(false);
   });
 
+  test("factWordBonus: a named entity's facts whose predicate the question writes rank first; their activation stays the cosine", async () => {
+    // Two fact seeds: without the bonus the date fact (0.9) and Cisplatin's (0.8) take them.
+    const plain = new Map((await ask('gated', { factSeedK: 2 })).seeds.map((s) => [s.id, s]));
+    expect(plain.has('c:cis')).toBe(true);
+    expect(plain.has('c:mtx')).toBe(false);
+    // "treat" in the question begins with "treat" (treats): both treats facts rank above the date fact.
+    const worded = new Map((await ask('gated', { factSeedK: 2, factWordBonus: 0.2 })).seeds.map((s) => [s.id, s]));
+    expect(worded.get('c:mtx')!.activation).toBeCloseTo(0.75, 6);
+    expect(worded.get('c:cis')!.activation).toBeCloseTo(0.8, 6);
+    // A predicate the question does not write gets nothing: a bonus too small to pass the date fact changes nothing.
+    const small = new Map((await ask('gated', { factSeedK: 2, factWordBonus: 0.05 })).seeds.map((s) => [s.id, s]));
+    expect(small.has('c:mtx')).toBe(false);
+  });
+
   test('a question that names nothing is matched to the nearest facts of every walked type', async () => {
     const r = await retriever.retrieve({ mode: 'gated', question: 'Which compounds treat it?', questionEmbedding: q });
     const seeds = new Map(r.seeds.map((s) => [s.id, s]));
