@@ -18,7 +18,7 @@
 //   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone (default false)
 //   seedIds               extra seed entity ids (Entity.id), activation 1 (default [])
 //   factSeedK             facts whose two entities become seeds, activation = the fact's cosine: a question that names entities is matched to their own facts, any other to the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) (0 = off) (default 5)
-//   factWordBonus         a named entity's fact whose predicate the question writes (a predicate word's first five letters begin a question word: 'treat' for treats) ranks this much higher among the fact seeds; its activation stays its cosine (0 = off) (default 0)
+//   factWordBonus         a named entity's fact whose predicate the question writes (a predicate word's first five letters begin a question word: 'treat' for treats) ranks this much higher among the fact seeds; its activation stays its cosine (0 = off) (default 0.1)
 //   topK                  passages returned (default 10)
 //   entityK               top entities used for passage scoring and returned (default 60)
 //   vectorK               passages from the passage vector index added as candidates (default 10)
@@ -61,7 +61,7 @@
 // :param vectorSeedsWithNames => false;
 // :param seedIds => [];
 // :param factSeedK => 5;
-// :param factWordBonus => 0;
+// :param factWordBonus => 0.1;
 // :param topK => 10;
 // :param entityK => 60;
 // :param vectorK => 10;

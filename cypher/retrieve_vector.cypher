@@ -17,7 +17,7 @@
 //   vectorSeedsWithNames  keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone; vector and hybrid: only on a graph without passages or when relTypes holds a curated type (one not read from text) (default false)
 //   seedIds               extra seed entity ids (Entity.id), activation 1; vector and hybrid: only on a graph without passages or when relTypes holds a curated type (one not read from text) (default [])
 //   factSeedK             facts whose two entities become seeds, activation = the fact's cosine: a question that names entities is matched to their own facts, any other to the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) (0 = off); vector and hybrid: only on a graph without passages or when relTypes holds a curated type (one not read from text) (default 5)
-//   factWordBonus         a named entity's fact whose predicate the question writes (a predicate word's first five letters begin a question word: 'treat' for treats) ranks this much higher among the fact seeds; its activation stays its cosine (0 = off); vector and hybrid: only on a graph without passages or when relTypes holds a curated type (one not read from text) (default 0)
+//   factWordBonus         a named entity's fact whose predicate the question writes (a predicate word's first five letters begin a question word: 'treat' for treats) ranks this much higher among the fact seeds; its activation stays its cosine (0 = off); vector and hybrid: only on a graph without passages or when relTypes holds a curated type (one not read from text) (default 0.1)
 //   topK                  passages returned (default 10)
 //   relTypes              relationship types walked between entities (server allow-list) (default ['RELATED', 'SAME_AS'])
 //   factK                 facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the RELATED facts read in their passages, in the passages' order, after the seeds' own relationships where seeds are mapped) (default 20)
@@ -34,7 +34,7 @@
 // :param vectorSeedsWithNames => false;
 // :param seedIds => [];
 // :param factSeedK => 5;
-// :param factWordBonus => 0;
+// :param factWordBonus => 0.1;
 // :param topK => 10;
 // :param relTypes => ['RELATED', 'SAME_AS'];
 // :param factK => 20;
