@@ -25,6 +25,7 @@
 //   candidateK            graph-side candidate passages kept before blending (default 300)
 //   graphWeight           weight of the normalised graph score in the blend (default 0.4)
 //   vectorWeight          weight of the passage's own cosine to the question (default 0.6)
+//   namedPassageWeight    the entities the question names (name and caller seeds) score the passages that mention them with this share of their activation (gated, ppr) (default 1)
 //   hubExponent           entity weight is divided by (passages mentioning it) ^ hubExponent (default 0.5)
 //   fusion                passage ranking: blend = graphWeight x graph score + vectorWeight x cosine; rrf = reciprocal rank fusion of two rankings, the graph's and the text's (dense and full-text fused by rank); rrf3 = of three, graph, dense and full-text (default 'rrf')
 //   lexicalK              rrf and rrf3 only: passages from the full-text index (BM25 over title and text) added as candidates and ranked (default 20)
@@ -59,6 +60,7 @@
 // :param candidateK => 300;
 // :param graphWeight => 0.4;
 // :param vectorWeight => 0.6;
+// :param namedPassageWeight => 1;
 // :param hubExponent => 0.5;
 // :param fusion => 'rrf';
 // :param lexicalK => 20;
@@ -579,10 +581,13 @@ CALL (act) {
 // each divided by (passages mentioning the entity) ^ $hubExponent, plus its own
 // score in ppr mode; normalised by the best candidate, then blended with the
 // passage's own cosine to the question.
-CALL (topEntities, extraCandidates) {
-  CALL (topEntities) {
+// The entities the question names (name and caller seeds) count $namedPassageWeight x their
+// activation: a passage that only repeats the question's names is no hop the walk made.
+WITH *, [s IN seeds WHERE s.fixed > 0 | s.node] AS named
+CALL (topEntities, extraCandidates, named) {
+  CALL (topEntities, named) {
     UNWIND topEntities AS t
-    WITH t.node AS e, t.activation AS a
+    WITH t.node AS e, CASE WHEN t.node IN named THEN $namedPassageWeight * t.activation ELSE t.activation END AS a
     WITH e, a * toFloat(COUNT { (e)<-[:MENTIONS]-(:Passage) }) ^ (-$hubExponent) AS weight
     // $filter: only passages of the documents it selects are candidates (the walk went everywhere).
     MATCH (e)<-[:MENTIONS]-(p:Passage)

@@ -12,10 +12,13 @@ CALL (act) {
 // each divided by (passages mentioning the entity) ^ $hubExponent, plus its own
 // score in ppr mode; normalised by the best candidate, then blended with the
 // passage's own cosine to the question.
-CALL (topEntities, extraCandidates) {
-  CALL (topEntities) {
+// The entities the question names (name and caller seeds) count $namedPassageWeight x their
+// activation: a passage that only repeats the question's names is no hop the walk made.
+WITH *, [s IN seeds WHERE s.fixed > 0 | s.node] AS named
+CALL (topEntities, extraCandidates, named) {
+  CALL (topEntities, named) {
     UNWIND topEntities AS t
-    WITH t.node AS e, t.activation AS a
+    WITH t.node AS e, CASE WHEN t.node IN named THEN $namedPassageWeight * t.activation ELSE t.activation END AS a
     WITH e, a * toFloat(COUNT { (e)<-[:MENTIONS]-(:Passage) }) ^ (-$hubExponent) AS weight
     // $filter: only passages of the documents it selects are candidates (the walk went everywhere).
     MATCH (e)<-[:MENTIONS]-(p:Passage)

@@ -98,6 +98,11 @@ export const COMMON_PARAMS = {
   candidateK: { schema: int(1, 5000), default: 300, doc: 'graph-side candidate passages kept before blending' },
   graphWeight: { schema: num(0, 1), default: 0.4, doc: 'weight of the normalised graph score in the blend' },
   vectorWeight: { schema: num(0, 1), default: 0.6, doc: "weight of the passage's own cosine to the question" },
+  namedPassageWeight: {
+    schema: num(0, 1),
+    default: 1,
+    doc: 'the entities the question names (name and caller seeds) score the passages that mention them with this share of their activation (gated, ppr)',
+  },
   hubExponent: { schema: num(0, 2), default: 0.5, doc: 'entity weight is divided by (passages mentioning it) ^ hubExponent' },
   fusion: {
     schema: z.enum(['blend', 'rrf', 'rrf3']),
