@@ -160,7 +160,13 @@ describe('linking the literature layer into a curated graph', () => {
 
   test('gated and ppr cross from the disease over curated edges into the abstracts that never name it', async () => {
     await ingestCurated(ctx, CURATED);
-    await ingestDocuments(ctx, items());
+    // A distractor: it names the disease (linked to the seed the question names) and answers nothing.
+    const distractor = {
+      id: 'pm-burden',
+      title: "The burden of Alzheimer's disease",
+      text: "Alzheimer's disease is reported more often in women than in men. Awareness campaigns about Alzheimer's disease shortened the time to a first visit.",
+    };
+    await ingestDocuments(ctx, items([...DOCS, distractor]));
     const retriever = new Retriever(store, {
       timeoutMs: 120000,
       allowedRelTypes: ['RELATED', 'SAME_AS', 'TREATS_CtD'],
@@ -169,17 +175,25 @@ describe('linking the literature layer into a curated graph', () => {
     const [questionEmbedding] = await embedder.embed([QUESTION], 'query');
     const gold = ['pm-donepezil', 'pm-memantine'];
     for (const mode of ['gated', 'ppr'] as const) {
-      const r = await retriever.retrieve({ mode, question: QUESTION, questionEmbedding, params: { topK: 2 } });
-      expect(r.passages.map((p) => p.documentId).sort()).toEqual(gold);
+      // ppr's passages are PageRank nodes too: the distractor takes mass from the disease the
+      // question names through its link, so there the two abstracts are among the first three.
+      const topK = mode === 'gated' ? 2 : 3;
+      const r = await retriever.retrieve({ mode, question: QUESTION, questionEmbedding, params: { topK } });
+      const ids = r.passages.map((p) => p.documentId);
+      for (const g of gold) expect(ids).toContain(g);
+      if (mode === 'gated') expect(ids.sort()).toEqual(gold);
       // Reached by the walk (a graph score), not only by looking like the question.
-      for (const p of r.passages) expect(p.graphScore).toBeGreaterThan(0);
+      for (const p of r.passages.filter((x) => gold.includes(x.documentId ?? ''))) expect(p.graphScore).toBeGreaterThan(0);
       // The evidence path of each reaches the curated compound the abstract names, from the disease.
-      const passagePaths = r.paths.filter((p) => p.passageId !== null);
+      const goldPassages = r.passages.filter((x) => gold.includes(x.documentId ?? '')).map((x) => x.id);
+      const passagePaths = r.paths.filter((p) => p.passageId !== null && goldPassages.includes(p.passageId));
       expect(passagePaths).toHaveLength(2);
       for (const p of passagePaths) {
         const ids = p.nodes.map((n) => n.id);
         expect(ids[ids.length - 1]).toMatch(/^hetionet:Compound::/);
         if (ids.length > 1) expect(ids[0]).toBe('hetionet:Disease::DOID:10652');
+        // The passage reached the compound through its link, and the path says how.
+        expect(p.link).toMatchObject({ method: 'exact', confidence: 0.95 });
       }
     }
   });

@@ -314,7 +314,9 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     const entityIds = new Set(ref.entities.map((e) => e.id));
     const act = new Map([...scores].filter(([id, s]) => entityIds.has(id) && s > 0));
     const extra = [...scores].filter(([id, s]) => !entityIds.has(id) && s > 0).map(([id, s]) => ({ id, g: s }));
-    const expected = selectPassages(ref, q, act, extra, p);
+    // Caller seeds are named: they score passages with namedPassageWeight (the default unless p sets it).
+    const named = (p as { seedIds?: string[] }).seedIds ?? [];
+    const expected = selectPassages(ref, q, act, extra, { ...p, named, namedPassageWeight: (p as { namedPassageWeight?: number }).namedPassageWeight ?? 0 });
     expectClose(res.entities, expected.entities, ['activation']);
     expectClose(res.passages, expected.passages, ['score', 'graphScore', 'vectorScore']);
   }

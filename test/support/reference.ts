@@ -192,6 +192,9 @@ export interface SelectParams {
   graphWeight: number;
   vectorWeight: number;
   hubExponent: number;
+  /** The entities the question names (name and caller seeds) and the share of their activation that scores passages. */
+  named?: readonly string[];
+  namedPassageWeight?: number;
   /**
    * blend (default); rrf: reciprocal rank fusion of the graph's ranking and the text's (dense and
    * lexical fused by rank first); rrf3: of the graph, dense and lexical rankings.
@@ -226,7 +229,8 @@ export function selectPassages(
   const graphSide = new Map<string, number>();
   for (const { id, activation } of top) {
     const ps = mentionedBy.get(id) ?? [];
-    const weight = activation * ps.length ** -p.hubExponent;
+    const share = p.named?.includes(id) ? (p.namedPassageWeight ?? 0) : 1;
+    const weight = share * activation * ps.length ** -p.hubExponent;
     for (const pid of ps) graphSide.set(pid, (graphSide.get(pid) ?? 0) + weight);
   }
   const graphCands = [...graphSide.entries()]
