@@ -25,7 +25,7 @@
 //   candidateK            graph-side candidate passages kept before blending (default 300)
 //   graphWeight           weight of the normalised graph score in the blend (default 0.4)
 //   vectorWeight          weight of the passage's own cosine to the question (default 0.6)
-//   namedPassageWeight    the entities the question names (name and caller seeds) score the passages that mention them with this share of their activation (gated, ppr) (default 0)
+//   namedPassageWeight    the entities the question names (name and caller seeds) score the passages that mention them with this share of their activation (gated, ppr), and ppr push pushes into those passages at this share of the link weight (default 0)
 //   hubExponent           entity weight is divided by (passages mentioning it) ^ hubExponent (default 0.5)
 //   fusion                passage ranking: blend = graphWeight x graph score + vectorWeight x cosine; rrf = reciprocal rank fusion of two rankings, the graph's and the text's (dense and full-text fused by rank); rrf3 = of three, graph, dense and full-text (default 'rrf')
 //   lexicalK              rrf and rrf3 only: passages from the full-text index (BM25 over title and text) added as candidates and ranked (default 20)

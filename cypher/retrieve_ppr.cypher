@@ -25,7 +25,7 @@
 //   candidateK            graph-side candidate passages kept before blending (default 300)
 //   graphWeight           weight of the normalised graph score in the blend (default 0.5)
 //   vectorWeight          weight of the passage's own cosine to the question (default 0.5)
-//   namedPassageWeight    the entities the question names (name and caller seeds) score the passages that mention them with this share of their activation (gated, ppr) (default 0)
+//   namedPassageWeight    the entities the question names (name and caller seeds) score the passages that mention them with this share of their activation (gated, ppr), and ppr push pushes into those passages at this share of the link weight (default 0)
 //   hubExponent           entity weight is divided by (passages mentioning it) ^ hubExponent (default 0.5)
 //   fusion                passage ranking: blend = graphWeight x graph score + vectorWeight x cosine; rrf = reciprocal rank fusion of two rankings, the graph's and the text's (dense and full-text fused by rank); rrf3 = of three, graph, dense and full-text (default 'rrf')
 //   lexicalK              rrf and rrf3 only: passages from the full-text index (BM25 over title and text) added as candidates and ranked (default 20)
@@ -266,11 +266,14 @@ WITH seeds, entitySeeds, passageSeeds, entityGroups,
      CASE WHEN $engine = 'push' THEN apoc.map.fromPairs([s IN entitySeeds + passageSeeds |
        [elementId(s.node), CASE WHEN $exactWeights THEN s.activation ELSE 1.0 END]]) ELSE {} END AS res, {} AS est
 WITH seeds, entitySeeds, passageSeeds, entityGroups, res, est,
-     reduce(t = 0.0, k IN keys(res) | t + res[k]) AS mass, apoc.text.join($relTypes + ['MENTIONS'], '|') AS pushTypes
+     reduce(t = 0.0, k IN keys(res) | t + res[k]) AS mass, apoc.text.join($relTypes + ['MENTIONS'], '|') AS pushTypes,
+     // The entities the question names push into the passages that name them with $namedPassageWeight
+     // x the link's weight (0: only over the walked types), as they score passages in the other modes.
+     [s IN seeds WHERE s.fixed > 0 | elementId(s.node)] AS named
 // push round 1
 // The residuals are sorted as a list, not by ORDER BY: a sort buffers its rows, and Neo4j counts
 // the imported map (res) against the transaction's memory once per buffered row.
-CALL (res, mass, pushTypes) {
+CALL (res, mass, pushTypes, named) {
   UNWIND apoc.coll.sortMulti([id IN keys(res) WHERE $engine = 'push' AND $pushRounds >= 1 AND res[id] > 0 |
                               {id: id, r: res[id]}], ['r', '^id']) AS c
   WITH c.id AS id, c.r AS r
@@ -280,7 +283,9 @@ CALL (res, mass, pushTypes) {
   LIMIT $pushFrontier
   OPTIONAL MATCH (u)-[rel]-(v)
   WHERE type(rel) IN $relTypes + ['MENTIONS'] AND (v:Entity OR v:Passage)
-  WITH id, r, collect(CASE WHEN v IS NOT NULL THEN [elementId(v), coalesce(toFloatOrNull(rel.weight), 1.0)] END) AS nbrs
+  WITH id, r, collect(CASE WHEN v IS NOT NULL THEN [elementId(v), coalesce(toFloatOrNull(rel.weight), 1.0)
+         * CASE WHEN type(rel) = 'MENTIONS' AND id IN named THEN $namedPassageWeight ELSE 1.0 END] END) AS nbrs
+  WITH id, r, [n IN nbrs WHERE n[1] > 0] AS nbrs
   RETURN collect({id: id, r: r, nbrs: nbrs, total: reduce(t = 0.0, n IN nbrs | t + n[1])}) AS pushed
 }
 CALL (pushed) {
@@ -289,15 +294,15 @@ CALL (pushed) {
   WITH n[0] AS id, sum($dampingFactor * p.r * n[1] / p.total) AS inflow
   RETURN apoc.map.fromPairs(collect([id, inflow])) AS inflow
 }
-WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, inflow,
+WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, named, inflow,
      apoc.map.merge(est, apoc.map.fromPairs([p IN pushed | [p.id, coalesce(est[p.id], 0.0) + (1.0 - $dampingFactor) * p.r]])) AS est,
      apoc.map.removeKeys(res, [p IN pushed | p.id]) AS res
-WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, est,
+WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, named, est,
      apoc.map.merge(res, apoc.map.fromPairs([id IN keys(inflow) | [id, coalesce(res[id], 0.0) + inflow[id]]])) AS res
 // push round 2
 // The residuals are sorted as a list, not by ORDER BY: a sort buffers its rows, and Neo4j counts
 // the imported map (res) against the transaction's memory once per buffered row.
-CALL (res, mass, pushTypes) {
+CALL (res, mass, pushTypes, named) {
   UNWIND apoc.coll.sortMulti([id IN keys(res) WHERE $engine = 'push' AND $pushRounds >= 2 AND res[id] > 0 |
                               {id: id, r: res[id]}], ['r', '^id']) AS c
   WITH c.id AS id, c.r AS r
@@ -307,7 +312,9 @@ CALL (res, mass, pushTypes) {
   LIMIT $pushFrontier
   OPTIONAL MATCH (u)-[rel]-(v)
   WHERE type(rel) IN $relTypes + ['MENTIONS'] AND (v:Entity OR v:Passage)
-  WITH id, r, collect(CASE WHEN v IS NOT NULL THEN [elementId(v), coalesce(toFloatOrNull(rel.weight), 1.0)] END) AS nbrs
+  WITH id, r, collect(CASE WHEN v IS NOT NULL THEN [elementId(v), coalesce(toFloatOrNull(rel.weight), 1.0)
+         * CASE WHEN type(rel) = 'MENTIONS' AND id IN named THEN $namedPassageWeight ELSE 1.0 END] END) AS nbrs
+  WITH id, r, [n IN nbrs WHERE n[1] > 0] AS nbrs
   RETURN collect({id: id, r: r, nbrs: nbrs, total: reduce(t = 0.0, n IN nbrs | t + n[1])}) AS pushed
 }
 CALL (pushed) {
@@ -316,15 +323,15 @@ CALL (pushed) {
   WITH n[0] AS id, sum($dampingFactor * p.r * n[1] / p.total) AS inflow
   RETURN apoc.map.fromPairs(collect([id, inflow])) AS inflow
 }
-WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, inflow,
+WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, named, inflow,
      apoc.map.merge(est, apoc.map.fromPairs([p IN pushed | [p.id, coalesce(est[p.id], 0.0) + (1.0 - $dampingFactor) * p.r]])) AS est,
      apoc.map.removeKeys(res, [p IN pushed | p.id]) AS res
-WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, est,
+WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, named, est,
      apoc.map.merge(res, apoc.map.fromPairs([id IN keys(inflow) | [id, coalesce(res[id], 0.0) + inflow[id]]])) AS res
 // push round 3
 // The residuals are sorted as a list, not by ORDER BY: a sort buffers its rows, and Neo4j counts
 // the imported map (res) against the transaction's memory once per buffered row.
-CALL (res, mass, pushTypes) {
+CALL (res, mass, pushTypes, named) {
   UNWIND apoc.coll.sortMulti([id IN keys(res) WHERE $engine = 'push' AND $pushRounds >= 3 AND res[id] > 0 |
                               {id: id, r: res[id]}], ['r', '^id']) AS c
   WITH c.id AS id, c.r AS r
@@ -334,7 +341,9 @@ CALL (res, mass, pushTypes) {
   LIMIT $pushFrontier
   OPTIONAL MATCH (u)-[rel]-(v)
   WHERE type(rel) IN $relTypes + ['MENTIONS'] AND (v:Entity OR v:Passage)
-  WITH id, r, collect(CASE WHEN v IS NOT NULL THEN [elementId(v), coalesce(toFloatOrNull(rel.weight), 1.0)] END) AS nbrs
+  WITH id, r, collect(CASE WHEN v IS NOT NULL THEN [elementId(v), coalesce(toFloatOrNull(rel.weight), 1.0)
+         * CASE WHEN type(rel) = 'MENTIONS' AND id IN named THEN $namedPassageWeight ELSE 1.0 END] END) AS nbrs
+  WITH id, r, [n IN nbrs WHERE n[1] > 0] AS nbrs
   RETURN collect({id: id, r: r, nbrs: nbrs, total: reduce(t = 0.0, n IN nbrs | t + n[1])}) AS pushed
 }
 CALL (pushed) {
@@ -343,15 +352,15 @@ CALL (pushed) {
   WITH n[0] AS id, sum($dampingFactor * p.r * n[1] / p.total) AS inflow
   RETURN apoc.map.fromPairs(collect([id, inflow])) AS inflow
 }
-WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, inflow,
+WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, named, inflow,
      apoc.map.merge(est, apoc.map.fromPairs([p IN pushed | [p.id, coalesce(est[p.id], 0.0) + (1.0 - $dampingFactor) * p.r]])) AS est,
      apoc.map.removeKeys(res, [p IN pushed | p.id]) AS res
-WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, est,
+WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, named, est,
      apoc.map.merge(res, apoc.map.fromPairs([id IN keys(inflow) | [id, coalesce(res[id], 0.0) + inflow[id]]])) AS res
 // push round 4
 // The residuals are sorted as a list, not by ORDER BY: a sort buffers its rows, and Neo4j counts
 // the imported map (res) against the transaction's memory once per buffered row.
-CALL (res, mass, pushTypes) {
+CALL (res, mass, pushTypes, named) {
   UNWIND apoc.coll.sortMulti([id IN keys(res) WHERE $engine = 'push' AND $pushRounds >= 4 AND res[id] > 0 |
                               {id: id, r: res[id]}], ['r', '^id']) AS c
   WITH c.id AS id, c.r AS r
@@ -361,7 +370,9 @@ CALL (res, mass, pushTypes) {
   LIMIT $pushFrontier
   OPTIONAL MATCH (u)-[rel]-(v)
   WHERE type(rel) IN $relTypes + ['MENTIONS'] AND (v:Entity OR v:Passage)
-  WITH id, r, collect(CASE WHEN v IS NOT NULL THEN [elementId(v), coalesce(toFloatOrNull(rel.weight), 1.0)] END) AS nbrs
+  WITH id, r, collect(CASE WHEN v IS NOT NULL THEN [elementId(v), coalesce(toFloatOrNull(rel.weight), 1.0)
+         * CASE WHEN type(rel) = 'MENTIONS' AND id IN named THEN $namedPassageWeight ELSE 1.0 END] END) AS nbrs
+  WITH id, r, [n IN nbrs WHERE n[1] > 0] AS nbrs
   RETURN collect({id: id, r: r, nbrs: nbrs, total: reduce(t = 0.0, n IN nbrs | t + n[1])}) AS pushed
 }
 CALL (pushed) {
@@ -370,15 +381,15 @@ CALL (pushed) {
   WITH n[0] AS id, sum($dampingFactor * p.r * n[1] / p.total) AS inflow
   RETURN apoc.map.fromPairs(collect([id, inflow])) AS inflow
 }
-WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, inflow,
+WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, named, inflow,
      apoc.map.merge(est, apoc.map.fromPairs([p IN pushed | [p.id, coalesce(est[p.id], 0.0) + (1.0 - $dampingFactor) * p.r]])) AS est,
      apoc.map.removeKeys(res, [p IN pushed | p.id]) AS res
-WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, est,
+WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, named, est,
      apoc.map.merge(res, apoc.map.fromPairs([id IN keys(inflow) | [id, coalesce(res[id], 0.0) + inflow[id]]])) AS res
 // push round 5
 // The residuals are sorted as a list, not by ORDER BY: a sort buffers its rows, and Neo4j counts
 // the imported map (res) against the transaction's memory once per buffered row.
-CALL (res, mass, pushTypes) {
+CALL (res, mass, pushTypes, named) {
   UNWIND apoc.coll.sortMulti([id IN keys(res) WHERE $engine = 'push' AND $pushRounds >= 5 AND res[id] > 0 |
                               {id: id, r: res[id]}], ['r', '^id']) AS c
   WITH c.id AS id, c.r AS r
@@ -388,7 +399,9 @@ CALL (res, mass, pushTypes) {
   LIMIT $pushFrontier
   OPTIONAL MATCH (u)-[rel]-(v)
   WHERE type(rel) IN $relTypes + ['MENTIONS'] AND (v:Entity OR v:Passage)
-  WITH id, r, collect(CASE WHEN v IS NOT NULL THEN [elementId(v), coalesce(toFloatOrNull(rel.weight), 1.0)] END) AS nbrs
+  WITH id, r, collect(CASE WHEN v IS NOT NULL THEN [elementId(v), coalesce(toFloatOrNull(rel.weight), 1.0)
+         * CASE WHEN type(rel) = 'MENTIONS' AND id IN named THEN $namedPassageWeight ELSE 1.0 END] END) AS nbrs
+  WITH id, r, [n IN nbrs WHERE n[1] > 0] AS nbrs
   RETURN collect({id: id, r: r, nbrs: nbrs, total: reduce(t = 0.0, n IN nbrs | t + n[1])}) AS pushed
 }
 CALL (pushed) {
@@ -397,15 +410,15 @@ CALL (pushed) {
   WITH n[0] AS id, sum($dampingFactor * p.r * n[1] / p.total) AS inflow
   RETURN apoc.map.fromPairs(collect([id, inflow])) AS inflow
 }
-WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, inflow,
+WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, named, inflow,
      apoc.map.merge(est, apoc.map.fromPairs([p IN pushed | [p.id, coalesce(est[p.id], 0.0) + (1.0 - $dampingFactor) * p.r]])) AS est,
      apoc.map.removeKeys(res, [p IN pushed | p.id]) AS res
-WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, est,
+WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, named, est,
      apoc.map.merge(res, apoc.map.fromPairs([id IN keys(inflow) | [id, coalesce(res[id], 0.0) + inflow[id]]])) AS res
 // push round 6
 // The residuals are sorted as a list, not by ORDER BY: a sort buffers its rows, and Neo4j counts
 // the imported map (res) against the transaction's memory once per buffered row.
-CALL (res, mass, pushTypes) {
+CALL (res, mass, pushTypes, named) {
   UNWIND apoc.coll.sortMulti([id IN keys(res) WHERE $engine = 'push' AND $pushRounds >= 6 AND res[id] > 0 |
                               {id: id, r: res[id]}], ['r', '^id']) AS c
   WITH c.id AS id, c.r AS r
@@ -415,7 +428,9 @@ CALL (res, mass, pushTypes) {
   LIMIT $pushFrontier
   OPTIONAL MATCH (u)-[rel]-(v)
   WHERE type(rel) IN $relTypes + ['MENTIONS'] AND (v:Entity OR v:Passage)
-  WITH id, r, collect(CASE WHEN v IS NOT NULL THEN [elementId(v), coalesce(toFloatOrNull(rel.weight), 1.0)] END) AS nbrs
+  WITH id, r, collect(CASE WHEN v IS NOT NULL THEN [elementId(v), coalesce(toFloatOrNull(rel.weight), 1.0)
+         * CASE WHEN type(rel) = 'MENTIONS' AND id IN named THEN $namedPassageWeight ELSE 1.0 END] END) AS nbrs
+  WITH id, r, [n IN nbrs WHERE n[1] > 0] AS nbrs
   RETURN collect({id: id, r: r, nbrs: nbrs, total: reduce(t = 0.0, n IN nbrs | t + n[1])}) AS pushed
 }
 CALL (pushed) {
@@ -424,10 +439,10 @@ CALL (pushed) {
   WITH n[0] AS id, sum($dampingFactor * p.r * n[1] / p.total) AS inflow
   RETURN apoc.map.fromPairs(collect([id, inflow])) AS inflow
 }
-WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, inflow,
+WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, named, inflow,
      apoc.map.merge(est, apoc.map.fromPairs([p IN pushed | [p.id, coalesce(est[p.id], 0.0) + (1.0 - $dampingFactor) * p.r]])) AS est,
      apoc.map.removeKeys(res, [p IN pushed | p.id]) AS res
-WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, est,
+WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, named, est,
      apoc.map.merge(res, apoc.map.fromPairs([id IN keys(inflow) | [id, coalesce(res[id], 0.0) + inflow[id]]])) AS res
 // The residual left after the last round is kept as (1 - d) r.
 WITH seeds, entitySeeds, passageSeeds, entityGroups,

@@ -14,4 +14,7 @@ WITH seeds, entitySeeds, passageSeeds, entityGroups,
      CASE WHEN $engine = 'push' THEN apoc.map.fromPairs([s IN entitySeeds + passageSeeds |
        [elementId(s.node), CASE WHEN $exactWeights THEN s.activation ELSE 1.0 END]]) ELSE {} END AS res, {} AS est
 WITH seeds, entitySeeds, passageSeeds, entityGroups, res, est,
-     reduce(t = 0.0, k IN keys(res) | t + res[k]) AS mass, apoc.text.join($relTypes + ['MENTIONS'], '|') AS pushTypes
+     reduce(t = 0.0, k IN keys(res) | t + res[k]) AS mass, apoc.text.join($relTypes + ['MENTIONS'], '|') AS pushTypes,
+     // The entities the question names push into the passages that name them with $namedPassageWeight
+     // x the link's weight (0: only over the walked types), as they score passages in the other modes.
+     [s IN seeds WHERE s.fixed > 0 | elementId(s.node)] AS named

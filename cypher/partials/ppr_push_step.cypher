@@ -1,7 +1,7 @@
 // push round {{K}}
 // The residuals are sorted as a list, not by ORDER BY: a sort buffers its rows, and Neo4j counts
 // the imported map (res) against the transaction's memory once per buffered row.
-CALL (res, mass, pushTypes) {
+CALL (res, mass, pushTypes, named) {
   UNWIND apoc.coll.sortMulti([id IN keys(res) WHERE $engine = 'push' AND $pushRounds >= {{K}} AND res[id] > 0 |
                               {id: id, r: res[id]}], ['r', '^id']) AS c
   WITH c.id AS id, c.r AS r
@@ -11,7 +11,9 @@ CALL (res, mass, pushTypes) {
   LIMIT $pushFrontier
   OPTIONAL MATCH (u)-[rel]-(v)
   WHERE type(rel) IN $relTypes + ['MENTIONS'] AND (v:Entity OR v:Passage)
-  WITH id, r, collect(CASE WHEN v IS NOT NULL THEN [elementId(v), coalesce(toFloatOrNull(rel.weight), 1.0)] END) AS nbrs
+  WITH id, r, collect(CASE WHEN v IS NOT NULL THEN [elementId(v), coalesce(toFloatOrNull(rel.weight), 1.0)
+         * CASE WHEN type(rel) = 'MENTIONS' AND id IN named THEN $namedPassageWeight ELSE 1.0 END] END) AS nbrs
+  WITH id, r, [n IN nbrs WHERE n[1] > 0] AS nbrs
   RETURN collect({id: id, r: r, nbrs: nbrs, total: reduce(t = 0.0, n IN nbrs | t + n[1])}) AS pushed
 }
 CALL (pushed) {
@@ -20,8 +22,8 @@ CALL (pushed) {
   WITH n[0] AS id, sum($dampingFactor * p.r * n[1] / p.total) AS inflow
   RETURN apoc.map.fromPairs(collect([id, inflow])) AS inflow
 }
-WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, inflow,
+WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, named, inflow,
      apoc.map.merge(est, apoc.map.fromPairs([p IN pushed | [p.id, coalesce(est[p.id], 0.0) + (1.0 - $dampingFactor) * p.r]])) AS est,
      apoc.map.removeKeys(res, [p IN pushed | p.id]) AS res
-WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, est,
+WITH seeds, entitySeeds, passageSeeds, entityGroups, mass, pushTypes, named, est,
      apoc.map.merge(res, apoc.map.fromPairs([id IN keys(inflow) | [id, coalesce(res[id], 0.0) + inflow[id]]])) AS res

@@ -102,7 +102,7 @@ export const COMMON_PARAMS = {
     schema: num(0, 1),
     // 0: passages that only repeat the question's names stop outranking the walk's (bench/reports/named-passages-2026-12-01.md).
     default: 0,
-    doc: 'the entities the question names (name and caller seeds) score the passages that mention them with this share of their activation (gated, ppr)',
+    doc: 'the entities the question names (name and caller seeds) score the passages that mention them with this share of their activation (gated, ppr), and ppr push pushes into those passages at this share of the link weight',
   },
   hubExponent: { schema: num(0, 2), default: 0.5, doc: 'entity weight is divided by (passages mentioning it) ^ hubExponent' },
   fusion: {

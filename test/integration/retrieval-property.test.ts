@@ -298,6 +298,24 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     expectPpr(res, pprScores(ref, teleport, 0.5, ['MENTIONS', 'RELATED', 'SAME_AS'], { maxIterations: pushRounds, tolerance: 0 }), p);
   });
 
+  // Named (caller) seeds push into the passages that mention them at namedPassageWeight x the
+  // link's weight (default 0: over the walked types only); the reference walks the same graph.
+  test.each([{ namedPassageWeight: 0 }, { namedPassageWeight: 0.5 }])(
+    'ppr push engine with named seeds equals the reference series (%o)',
+    async ({ namedPassageWeight }) => {
+      const vector = vectorSeeds(ref, q, pprExact.seedK, pprExact.seedMinScore).map((s) => s.id);
+      const seedIds = ref.entities
+        .map((e) => e.id)
+        .filter((id) => !vector.includes(id))
+        .slice(0, 2);
+      const p = { ...pprExact, engine: 'push', pushRounds: 4, pushEpsilon: 0, pushFrontier: 10000, seedIds, vectorSeedsWithNames: true, namedPassageWeight };
+      const res = await retriever.retrieve({ mode: 'ppr', questionEmbedding: q, params: p });
+      const teleport = withCallerSeeds(vectorSeeds(ref, q, p.seedK, p.seedMinScore), seedIds);
+      const scores = pprScores(ref, teleport, 0.5, ['MENTIONS', 'RELATED', 'SAME_AS'], { maxIterations: 4, tolerance: 0, named: seedIds, namedPassageWeight });
+      expectPpr(res, scores, p);
+    },
+  );
+
   // The push engine reads the stored graph: it answers with the projection dropped.
   test('ppr push engine needs no GDS projection', async () => {
     await manageProjection(driver, 'drop', { graphName: 'graph_recall_ppr' });

@@ -152,7 +152,7 @@ export function gatedActivation(g: RefGraph, q: number[], seeds: RefSeed[], p: G
  */
 export function personalizedPageRank(
   nodes: string[],
-  edges: { from: string; to: string; weight: number }[],
+  edges: { from: string; to: string; weight: number; toWeight?: number }[],
   teleport: Map<string, number>,
   damping: number,
   opts: { maxIterations?: number; tolerance?: number } = {},
@@ -163,7 +163,9 @@ export function personalizedPageRank(
     const a = index.get(e.from)!;
     const b = index.get(e.to)!;
     out[a].push({ to: b, w: e.weight });
-    out[b].push({ to: a, w: e.weight });
+    // toWeight: the weight the edge has when walked from its `to` end (the default: the same).
+    const back = e.toWeight ?? e.weight;
+    if (back > 0) out[b].push({ to: a, w: back });
   }
   const total = out.map((list) => list.reduce((s, x) => s + x.w, 0));
   const base = nodes.map((n) => (1 - damping) * (teleport.get(n) ?? 0));
@@ -282,12 +284,16 @@ export function pprScores(
   seeds: RefSeed[],
   damping: number,
   projectionTypes: string[],
-  opts: { maxIterations?: number; tolerance?: number } = {},
+  opts: { maxIterations?: number; tolerance?: number; named?: readonly string[]; namedPassageWeight?: number } = {},
 ): Map<string, number> {
   const nodes = [...g.entities.map((e) => e.id), ...g.passages.map((p) => p.id)];
+  // The push engine: an entity the question names walks into its passages at namedPassageWeight.
+  const fromEntity = (e: string) => (opts.named?.includes(e) ? (opts.namedPassageWeight ?? 0) : 1);
   const edges = [
     ...g.relations.filter((r) => projectionTypes.includes(r.type)).map((r) => ({ from: r.from, to: r.to, weight: r.weight ?? 1 })),
-    ...(projectionTypes.includes('MENTIONS') ? g.passages.flatMap((p) => p.mentions.map((e) => ({ from: p.id, to: e, weight: 1 }))) : []),
+    ...(projectionTypes.includes('MENTIONS')
+      ? g.passages.flatMap((p) => p.mentions.map((e) => ({ from: p.id, to: e, weight: 1, toWeight: fromEntity(e) })))
+      : []),
   ];
   return personalizedPageRank(nodes, edges, new Map(seeds.map((s) => [s.id, s.activation])), damping, opts);
 }
