@@ -54,6 +54,35 @@ export async function openDatabase(cfg: Config, key: string): Promise<EvalDataba
 }
 
 /**
+ * A throwaway embedded Neo4j on its own ports and data folder, emptied first (stopped, folder
+ * removed, started): the ingest benchmarks' way to time a write into a graph nothing else holds.
+ */
+export function startScratchNeo4j(opts: { boltPort: number; httpPort: number; dataDir: string; password: string; heap?: string; pagecache?: string }): {
+  uri: string;
+  password: string;
+  stop: () => void;
+} {
+  const env = {
+    ...process.env,
+    NEO4J_BOLT_PORT: String(opts.boltPort),
+    NEO4J_HTTP_PORT: String(opts.httpPort),
+    NEO4J_DATA_DIR: opts.dataDir,
+    NEO4J_PASSWORD: opts.password,
+    ...(opts.heap ? { NEO4J_HEAP: opts.heap } : {}),
+    ...(opts.pagecache ? { NEO4J_PAGECACHE: opts.pagecache } : {}),
+  };
+  const launcher = path.join(ROOT, 'docker', 'neo4j.mjs');
+  spawnSync(process.execPath, [launcher, 'stop'], { env, stdio: 'ignore' });
+  fs.rmSync(path.join(ROOT, opts.dataDir), { recursive: true, force: true });
+  if (spawnSync(process.execPath, [launcher, 'start'], { env, stdio: 'inherit' }).status !== 0) throw new Error(`could not start Neo4j in ${opts.dataDir}`);
+  return {
+    uri: `bolt://127.0.0.1:${opts.boltPort}`,
+    password: opts.password,
+    stop: () => void spawnSync(process.execPath, [launcher, 'stop'], { env, stdio: 'ignore' }),
+  };
+}
+
+/**
  * The eval database of a dataset's corpus, ready to query: started (or reused), migrated,
  * ingested when its key is new, with the ppr projection in place. ingestSeconds is 0 when
  * the corpus was already there.

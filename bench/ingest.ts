@@ -8,8 +8,6 @@
  * Without NEO4J_URI it starts its own database (port 27689, .data/neo4j-bench-ingest,
  * emptied first) so no other database is touched.
  */
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT, loadConfig } from '../server/config.js';
@@ -18,6 +16,7 @@ import { createEmbedder } from '../server/embedders/index.js';
 import { GraphStore } from '../server/graph/store.js';
 import { ingestPath, progressBar } from '../server/ingest/index.js';
 import { bulkEmbedWorkers } from '../server/cli/common.js';
+import { startScratchNeo4j } from './database.js';
 
 async function main() {
   const corpus = path.resolve(process.argv[2] ?? path.join(ROOT, 'bench', 'data', '2wikimultihopqa', 'corpus.jsonl'));
@@ -26,19 +25,7 @@ async function main() {
   let uri = process.env.NEO4J_URI;
   let password = cfg.neo4j.password;
   if (!uri) {
-    const env = {
-      ...process.env,
-      NEO4J_BOLT_PORT: '27689',
-      NEO4J_HTTP_PORT: '27476',
-      NEO4J_DATA_DIR: '.data/neo4j-bench-ingest',
-      NEO4J_PASSWORD: 'graph-recall-bench',
-    };
-    const launcher = path.join(ROOT, 'docker', 'neo4j.mjs');
-    spawnSync(process.execPath, [launcher, 'stop'], { env, stdio: 'ignore' });
-    fs.rmSync(path.join(ROOT, '.data/neo4j-bench-ingest'), { recursive: true, force: true });
-    if (spawnSync(process.execPath, [launcher, 'start'], { env, stdio: 'inherit' }).status !== 0) throw new Error('could not start Neo4j');
-    uri = 'bolt://127.0.0.1:27689';
-    password = 'graph-recall-bench';
+    ({ uri, password } = startScratchNeo4j({ boltPort: 27689, httpPort: 27476, dataDir: '.data/neo4j-bench-ingest', password: 'graph-recall-bench' }));
   }
   const config = { ...cfg, neo4j: { ...cfg.neo4j, uri, password } };
   const store = GraphStore.connect(config.neo4j);

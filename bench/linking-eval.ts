@@ -24,6 +24,7 @@ import { createLocalEmbedder } from '../server/embedders/local.js';
 import type { Embedder } from '../server/embedders/types.js';
 import {
   buildDictionary,
+  cosine,
   findMentions,
   type LINK_DEFAULTS,
   type Link,
@@ -103,18 +104,6 @@ function scores(tp: number, fp: number, fn: number): Scores {
   const precision = ratio(tp, tp + fp);
   const recall = ratio(tp, tp + fn);
   return { tp, fp, fn, precision, recall, f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0 };
-}
-
-function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
 
 /** What the linker needs, computed once: dictionary, mentions, vectors. */

@@ -35,6 +35,7 @@ import { Retriever, type RetrievalResult } from '../server/retrieval/client.js';
 import { MODE_NAMES, type Mode } from '../server/retrieval/params.js';
 import { ensureProjection } from '../server/retrieval/projection.js';
 import { embedQuestion } from '../server/retrieval/service.js';
+import { startScratchNeo4j } from './database.js';
 import { pairedBootstrap, scoreRanking } from './metrics.js';
 import { DEFAULT_OPTIONS, generateTwoLayer, readSample, type TwoLayerDataset, type TwoLayerQuestion, writeFilteredSample } from './twolayer/generate.js';
 
@@ -120,22 +121,14 @@ async function ingestIntoEmpty(cfg: Config, embedder: Embedder, ds: TwoLayerData
   let password = process.env.EMPTY_NEO4J_PASSWORD ?? cfg.neo4j.password;
   let stop = () => {};
   if (!uri) {
-    const env = {
-      ...process.env,
-      NEO4J_BOLT_PORT: '37688',
-      NEO4J_HTTP_PORT: '37475',
-      NEO4J_DATA_DIR: '.data/neo4j-twolayer-empty',
-      NEO4J_PASSWORD: 'graph-recall-dev',
-      NEO4J_HEAP: '1g',
-      NEO4J_PAGECACHE: '512m',
-    };
-    const launcher = path.join(ROOT, 'docker', 'neo4j.mjs');
-    spawnSync(process.execPath, [launcher, 'stop'], { env, stdio: 'ignore' });
-    fs.rmSync(path.join(ROOT, '.data/neo4j-twolayer-empty'), { recursive: true, force: true });
-    if (spawnSync(process.execPath, [launcher, 'start'], { env, stdio: 'inherit' }).status !== 0) throw new Error('could not start the empty Neo4j');
-    uri = 'bolt://127.0.0.1:37688';
-    password = 'graph-recall-dev';
-    stop = () => spawnSync(process.execPath, [launcher, 'stop'], { env, stdio: 'ignore' });
+    ({ uri, password, stop } = startScratchNeo4j({
+      boltPort: 37688,
+      httpPort: 37475,
+      dataDir: '.data/neo4j-twolayer-empty',
+      password: 'graph-recall-dev',
+      heap: '1g',
+      pagecache: '512m',
+    }));
   }
   const store = GraphStore.connect({ ...cfg.neo4j, uri, password });
   try {

@@ -130,17 +130,18 @@ OPTIONAL CALL (ranked) {
   // score or the stored vector) seed both their entities.
   CALL (raw) {
     CALL (raw) {
+      WITH split(trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS qWords
       UNWIND [s IN raw WHERE s.fixed > 0 AND $factSeedK > 0 | s.node] AS named
       MATCH (named)-[r]-(:Entity)
       WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
-      WITH DISTINCT r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
+      WITH DISTINCT qWords, r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
       // A named entity's fact whose predicate the question writes ranks $factWordBonus higher: the
       // question names that relation ("treat" for treats; a predicate word's first five letters,
       // a final s aside, begin a word of the question). The seed's activation stays the cosine.
-      WITH r, fact, [w IN split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))), '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE size(w) >= 4 |
+      WITH qWords, r, fact, [w IN split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))), '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE size(w) >= 4 |
                      left(CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
-      RETURN r, fact, fact + CASE WHEN $factWordBonus > 0 AND any(st IN stems WHERE
-               any(w IN split(trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w STARTS WITH st)) THEN $factWordBonus ELSE 0.0 END AS rank
+      RETURN r, fact, fact + CASE WHEN $factWordBonus > 0 AND any(st IN stems WHERE any(w IN qWords WHERE w STARTS WITH st))
+                                  THEN $factWordBonus ELSE 0.0 END AS rank
       UNION
       UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.fixed > 0)] AS t
       CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship, score

@@ -261,7 +261,8 @@ export function needsContext(mentions: Mention[]): string[] {
   return [...ids];
 }
 
-function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+/** The cosine of two vectors (0 when either is zero). */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let dot = 0;
   let na = 0;
   let nb = 0;
