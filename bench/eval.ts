@@ -26,11 +26,11 @@ import { MODE_NAMES, type Mode } from '../server/retrieval/params.js';
 import { embedQuestion, retrieveTimed, validateParams } from '../server/retrieval/service.js';
 import { createExtractiveGenerator } from '../server/answer/extractive.js';
 import { answerInput } from '../server/answer/shared.js';
-import { answerContainment } from './containment.js';
+import { answerContainment } from './lib/containment.js';
 import { openCorpus } from './database.js';
-import { exactMatch, f1Score, pairedBootstrap, scoreRanking } from './metrics.js';
-import { parseSweep } from './sweep.js';
-import { barChartSvg, latencyChartSvg } from './svg.js';
+import { exactMatch, f1Score, pairedBootstrap, scoreRanking } from './lib/metrics.js';
+import { parseSweep } from './lib/sweep.js';
+import { barChartSvg, latencyChartSvg } from './lib/svg.js';
 
 interface Question {
   id: string;

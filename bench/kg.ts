@@ -32,8 +32,8 @@ import { MODE_NAMES, type Mode } from '../server/retrieval/params.js';
 import { ensureProjection } from '../server/retrieval/projection.js';
 import { embedQuestion } from '../server/retrieval/service.js';
 import { ensureCorpus, openDatabase } from './database.js';
-import { percentile } from './metrics.js';
-import { rng } from './random.js';
+import { percentile } from './lib/metrics.js';
+import { rng } from './lib/random.js';
 
 /** A question template over one relationship type; the anchor is the entity the question names. */
 export interface Template {

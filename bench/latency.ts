@@ -39,8 +39,8 @@ import { CYPHER_DIR } from '../server/retrieval/render.js';
 import { manageProjection } from '../server/retrieval/projection.js';
 import { embedQuestion } from '../server/retrieval/service.js';
 import { datasetFiles, devQuestions, openCorpus } from './database.js';
-import { percentile } from './metrics.js';
-import { rng } from './random.js';
+import { percentile } from './lib/metrics.js';
+import { rng } from './lib/random.js';
 
 const DIM = 384;
 const { values } = parseArgs({

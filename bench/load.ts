@@ -32,7 +32,7 @@ import { MODE_NAMES, type Mode } from '../server/retrieval/params.js';
 import { embedQuestion } from '../server/retrieval/service.js';
 import { createServices } from '../server/startup.js';
 import { datasetFiles, devQuestions, openCorpus } from './database.js';
-import { percentile } from './metrics.js';
+import { percentile } from './lib/metrics.js';
 
 const { values } = parseArgs({
   options: {

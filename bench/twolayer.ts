@@ -1,6 +1,6 @@
 /**
  * Two-layer benchmark: literature passages linked into a curated knowledge graph, built from
- * the graph's own edges (no LLM, seeded; bench/twolayer/generate.ts). A share of the Hetionet
+ * the graph's own edges (no LLM, seeded; bench/lib/twolayer-generate.ts). A share of the Hetionet
  * sample's literature-like edges (binds, causes, upregulates, associates) is held out of the
  * curated graph and written as passages; each question needs one curated hop from the disease
  * it names (treats, palliates, resembles) and one literature hop, and its gold passages never
@@ -36,8 +36,8 @@ import { MODE_NAMES, type Mode } from '../server/retrieval/params.js';
 import { ensureProjection } from '../server/retrieval/projection.js';
 import { embedQuestion } from '../server/retrieval/service.js';
 import { startScratchNeo4j } from './database.js';
-import { pairedBootstrap, scoreRanking } from './metrics.js';
-import { DEFAULT_OPTIONS, generateTwoLayer, readSample, type TwoLayerDataset, type TwoLayerQuestion, writeFilteredSample } from './twolayer/generate.js';
+import { pairedBootstrap, scoreRanking } from './lib/metrics.js';
+import { DEFAULT_OPTIONS, generateTwoLayer, readSample, type TwoLayerDataset, type TwoLayerQuestion, writeFilteredSample } from './lib/twolayer-generate.js';
 
 const USAGE = `usage: npm run bench:twolayer -- [--dry-run] [--reuse] [--seed 1] [--per-template 20] [--share 0.5]
                                 [--modes vector,hybrid,gated,ppr] [--no-peers] [--no-ingest-cost] [--dataset bench/data/hetionet] [--out dir]
@@ -469,7 +469,7 @@ async function main() {
       `(${[...new Set(ds.heldOut.map((e) => e.metaedge))].map((m) => `${m} ${ds.heldOut.filter((e) => e.metaedge === m).length}`).join(', ')}) ` +
       `and written as ${facts} literature passages, plus ${ds.documents.length - facts} distractor passages that name a question's disease and answer nothing. ` +
       `${ds.questions.length} questions (seed ${ds.options.seed}), each one curated hop from the disease it names and one literature hop; ` +
-      `1-${ds.options.maxGold} gold passages each (mean ${mean(ds.questions.map((q) => q.supporting_ids.length)).toFixed(2)}), none naming the disease. Recall over documents (bench/metrics.ts scoreRanking).`,
+      `1-${ds.options.maxGold} gold passages each (mean ${mean(ds.questions.map((q) => q.supporting_ids.length)).toFixed(2)}), none naming the disease. Recall over documents (bench/lib/metrics.ts scoreRanking).`,
     '',
     '| mode | Recall@2 | Recall@5 | Recall@10 | MRR |',
     '|---|---|---|---|---|',

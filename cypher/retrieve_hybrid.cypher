@@ -209,7 +209,7 @@ WITH seeds, CASE WHEN size(seeds) > 0 THEN [s IN seeds | {node: s.node, activati
 // Facts without a walk (vector, hybrid). On a graph with passages: the facts the extractor read
 // in the top passages (RELATED, found by their passageId), in the passages' order, each scored
 // by its passage; the first $factK. Ranking them by their own vectors instead cost more than the
-// passage search itself (reading 128 stored fact vectors for 10 MuSiQue passages: 5 ms).
+// passage search itself (bench/reports/code-notes/design-figures-2026-12-01).
 CALL (ranked) {
   UNWIND range(0, size(ranked) - 1) AS i
   WITH i, ranked[i] AS r

@@ -161,8 +161,7 @@ const WARM_ORDER: Mode[] = ['vector', 'hybrid', 'ppr', 'gated'];
 /**
  * Plans a mode's statement: runs it once, exactly as the Retriever does (same text, same parameter
  * types, so the same query-cache entry), but without QUERY_TIMEOUT_MS. Planning the long
- * statements takes seconds on a cold JVM (measured after a restart on a busy 2-core machine:
- * vector 3.5 s, ppr 7.8 s, gated 12 s); a request's timeout would abort the plan, and every request
+ * statements takes seconds on a cold JVM (bench/reports/code-notes/design-figures-2026-12-01); a request's timeout would abort the plan, and every request
  * after it would start planning again. A failure of the statement itself (ppr before its
  * projection exists) still leaves the plan cached.
  */

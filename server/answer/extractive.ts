@@ -70,9 +70,9 @@ const named = (name: string, ...sets: Set<string>[]) => {
  * question's seeds (an evidence path from a seed reaches them), and the
  * entities that bridge the hops, with a weight: those on the evidence paths
  * and in the facts (not the seeds themselves: the question names those), then
- * the most activated entities. (Measured: also counting a passage that merely
- * names a seed as connected cost vector and hybrid, which return no paths,
- * up to 4 questions in 40 of answer containment.)
+ * the most activated entities. (Counting a passage that merely names a seed as
+ * connected cost vector and hybrid, which return no paths, answer containment:
+ * bench/reports/devsets/answer-containment-2026-11-30.)
  */
 function evidence(input: AnswerInput) {
   const seedIds = new Set((input.seeds ?? []).map((s) => s.id));
@@ -133,7 +133,7 @@ export function extractiveAnswer(question: string, given: AnswerPassage[] | Answ
   return { text, citations: citationsIn(text, passages) };
 }
 
-/** Tunables of the sentence choice (measured on the dev sets: see the README's answer containment). */
+/** Tunables of the sentence choice (measured on the dev sets: bench/reports/devsets/answer-containment-2026-11-30). */
 const TITLE_WEIGHT = 0.5;
 const BRIDGE_WEIGHT = 1;
 const TEXT_BRIDGE_WEIGHT = 1;

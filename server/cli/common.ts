@@ -15,8 +15,8 @@ export function intAtLeast(min: number): (value: string) => number {
 /**
  * A bulk command (ingest, reembed) runs alone, so the local embedder may use every core: one
  * worker per core unless EMBED_WORKERS is set (the server's default, 1, keeps a core for
- * queries). Embedding is most of an ingest's time: the first 1,000 2Wiki documents took 143 s
- * with 2 workers on 2 cores against 194 s with 1 (peak RSS 1.45 against 1.14 GiB; README, Ingestion).
+ * queries). Embedding is most of an ingest's time, so a second worker shortens it by about a quarter
+ * (bench/reports/code-notes/design-figures-2026-12-01).
  */
 export function bulkEmbedWorkers(env: NodeJS.ProcessEnv = loadDotEnv()): EnvOverrides {
   const set = env.EMBED_WORKERS;

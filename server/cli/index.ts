@@ -57,7 +57,7 @@ export function buildProgram(): Command {
     help.prepareContext({ helpWidth: process.stdout.columns || 80 });
     return (
       `\n${commandOptions(program, help)}\n\n` +
-      'Configuration comes from the environment or .env (see .env.example and the README; the environment wins):\n' +
+      'Configuration comes from the environment or .env (see .env.example and docs/configuration.md; the environment wins):\n' +
       `${wrapList(configReference().map((v) => v.name))}\n\n` +
       'Exit codes: 0 done, 1 failed, 2 bad command line or configuration.'
     );

@@ -7,10 +7,9 @@ import { existingFactIndexes } from './fact-indexes.js';
 /**
  * Vector indexes written batch by batch end up as one Lucene segment per write transaction
  * (MuSiQue's 1,939 passages in batches of 64: 30 segments), and a query searches every
- * segment's HNSW graph in turn. Rebuilding an index after a bulk load leaves a few segments:
- * measured on the MuSiQue dev graph, interleaved, a k=50 query took 17.4 -> 10.2 ms on the
- * entity index and 11.8 -> 7.5 ms on the passage index (p50 of 120), and every retrieval and
- * the synonym search (one entity query per new entity) makes several such calls.
+ * segment's HNSW graph in turn. Rebuilding an index after a bulk load leaves a few segments, and
+ * every query on it gets faster (bench/reports/code-notes/design-figures-2026-12-01); every retrieval and the synonym search (one entity
+ * query per new entity) makes several such calls.
  */
 
 /** Write batches after which a bulk load rebuilds the vector indexes it wrote to. */

@@ -21,9 +21,8 @@ export interface OnnxModelOptions {
   batchSize: number;
   /**
    * Most padded tokens per forward pass (texts x longest; default 512): long texts go in smaller
-   * batches, which bounds the attention buffers (texts x 12 heads x longest² floats). 512 measured
-   * against 4096 (1,084 2Wiki passages on 2 workers, scratch): 23.2 -> 17.0 s and peak RSS 1,551
-   * -> 621 MiB; 9,403 entity names 10.8 -> 10.2 s (a name is a few tokens: 512 still packs ~100).
+   * batches, which bounds the attention buffers (texts x 12 heads x longest² floats). 512 is faster
+   * and far smaller than 4,096 (bench/reports/code-notes/design-figures-2026-12-01).
    */
   maxBatchTokens?: number;
 }

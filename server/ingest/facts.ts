@@ -45,13 +45,11 @@ export function compose(vectors: number[][], weights: number[]): number[] {
  * vector (embedded once per distinct predicate), each weighted by its number of words, then
  * normalised: a mean-pooling model's sentence vector taken over the parts instead of the tokens.
  * The model then embeds the distinct predicates (1,969 for MuSiQue's 43,219 facts) instead of
- * every sentence, which was most of an ingest's time. Measured (README, "Fact vectors"): the
- * composed vector's cosine to the sentence's own is 0.84 (median, 2,000 MuSiQue facts), and the
- * graph modes' Recall@5 on MuSiQue and HotpotQA was the same or better with it (on 2Wiki 0.5 to 1.2
- * points lower, Recall@2 higher). A curated type's
+ * every sentence, which was most of an ingest's time; recall held
+ * (bench/reports/ingest/fact-vectors-2026-12-01). A curated type's
  * facts (Hetionet's TREATS_CtD) are embedded as sentences: there every fact of a type shares one
  * predicate, the names dominate a composed vector, and the question's relation ("What symptoms
- * does X present?") was lost (entity Recall@10 on the presents template 52.8 -> 36.1 composed).
+ * does X present?") was lost (the presents template fell; same report).
  * With `sentences`, or where an end has no name vector of the model's dimension, the sentence
  * itself is embedded (facts with the same sentence once).
  */

@@ -237,9 +237,9 @@ export class Retriever {
   }
 
   /**
-   * Planning a long statement takes seconds (gated about 4 s on a quiet 2-core machine, far more
-   * under load), and Neo4j plans a statement once per concurrent request that misses its query
-   * cache: 8 clients arriving together planned gated 8 times over and timed out (504). So the
+   * Planning a long statement takes seconds, and Neo4j plans a statement once per concurrent request
+   * that misses its query cache: clients arriving together planned gated once each and timed out
+   * (504; bench/reports/code-notes/design-figures-2026-12-01). So the
    * first request of a mode plans it alone and the others wait for it, as long as their own
    * timeout allows (then 503 + Retry-After). Resolves to the callback that reports the outcome.
    */

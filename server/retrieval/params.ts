@@ -72,17 +72,14 @@ export const COMMON_PARAMS = {
   nameSeedK: { schema: int(0, 50), default: 5, doc: 'at most this many exact-name seeds' },
   vectorSeedsWithNames: {
     schema: z.boolean(),
-    // false measured (dev sets; Recall@2 / Recall@5 / MRR): MuSiQue gated .454/.696/.905 -> .529/.692/.928,
-    // HotpotQA gated .713/.850/.921 -> .725/.875/.929; Hetionet templates gated entity Recall@10 25.2 -> 29.0.
+    // false: the vector index's look-alikes stop seeding named questions (bench/reports/code-notes/design-figures-2026-12-01).
     default: false,
     doc: 'keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone',
   },
   seedIds: { schema: z.array(z.string().min(1).max(512)).max(100), default: [], doc: 'extra seed entity ids (Entity.id), activation 1' },
   factSeedK: {
     schema: int(0, 100),
-    // 5 measured (0 -> 5, with degreeDiscount 1, activation = the fact's cosine, literals never seeds): Hetionet templates
-    // entity Recall@10 gated 36.0 -> 66.5, ppr 33.1 -> 66.5, fact hit 100; Recall@5 MuSiQue gated .671 -> .683, ppr .704 -> .704;
-    // HotpotQA gated .912 -> .875, ppr .900 -> .863 (the text sets' questions are answered by passages, not by triples).
+    // 5: a curated graph's answers are its facts; the text sets barely move (bench/reports/code-notes/design-figures-2026-12-01).
     default: 5,
     doc: "facts whose two entities become seeds, activation = the fact's cosine: a question that names entities is matched to their own facts, any other to the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) (0 = off)",
   },
@@ -107,13 +104,8 @@ export const COMMON_PARAMS = {
   hubExponent: { schema: num(0, 2), default: 0.5, doc: 'entity weight is divided by (passages mentioning it) ^ hubExponent' },
   fusion: {
     schema: z.enum(['blend', 'rrf', 'rrf3']),
-    // rrf measured on the dev sets (Recall@5 / MRR, 40 questions each): MuSiQue gated .633/.813 -> .696/.905,
-    // ppr .625/.835 -> .692/.885; HotpotQA gated .850/.826 -> .850/.921, ppr .750/.855 -> .863/.910.
-    // rrf (two votes, graph and text) against rrf3 (three, graph, dense and full-text; the default
-    // before), one run, with the name-seed rules of the same change, Recall@5 per document: 2Wiki (200)
-    // gated .789 -> .838, ppr .779 -> .835; MuSiQue gated .729 -> .754, ppr .713 -> .746; HotpotQA
-    // gated .863 -> .900, ppr .850 -> .875 (Recall@2 .738 -> .675, .700 -> .700).
-    // bench/reports/<set>/fusion, README (Evaluation).
+    // rrf: graph and text get one vote each, so a bridge passage that does not look like the question
+    // still competes (bench/reports/<set>/fusion, bench/reports/code-notes/design-figures-2026-12-01).
     default: 'rrf',
     doc: "passage ranking: blend = graphWeight x graph score + vectorWeight x cosine; rrf = reciprocal rank fusion of two rankings, the graph's and the text's (dense and full-text fused by rank); rrf3 = of three, graph, dense and full-text",
   },
@@ -150,10 +142,8 @@ export const GATED_PARAMS = {
   frontier: { schema: int(1, 10000), default: 100, doc: 'per step, at most this many sources spread and this many nodes receive' },
   degreeDiscount: {
     schema: num(0, 2),
-    // 1 measured with fact seeds (0 -> 1): MuSiQue gated Recall@2 / Recall@5 / MRR .508/.660/.876 -> .535/.704/.925 (db p50
-    // 213 -> 98 ms); HotpotQA .713/.863/.933 -> .700/.863/.927; Hetionet templates entity Recall@10 36.0 -> 66.1, fact hit
-    // 72.2 -> 100, p50 20.3x -> 7.1x bare. Without fact seeds: HotpotQA Recall@5 .875 -> .912, MuSiQue .692 -> .671.
-    // Without it many seeds flood the 2-hop hubs: every source hands each neighbour its whole activation.
+    // 1: without it many seeds flood the 2-hop hubs, as every source hands each neighbour its whole
+    // activation (bench/reports/code-notes/design-figures-2026-12-01).
     default: 1,
     doc: "a source's outflow is divided by its degree ^ degreeDiscount (hub damping, as a random walk divides by the out-degree; 0 = off)",
   },
@@ -166,8 +156,7 @@ export const GATED_PARAMS = {
 
 export const PPR_PARAMS = {
   ...COMMON_PARAMS,
-  // Tuned on the dev sets (Recall@5, 0.5/0.5 vs 0.7/0.3): MuSiQue .619 vs .606,
-  // 2Wiki (60 questions) .738 vs .717, HotpotQA .750 vs .688.
+  // 0.5/0.5: better than 0.7/0.3 on the three dev sets (bench/reports/code-notes/design-figures-2026-12-01).
   graphWeight: { ...COMMON_PARAMS.graphWeight, default: 0.5 },
   vectorWeight: { ...COMMON_PARAMS.vectorWeight, default: 0.5 },
   graphName: {
@@ -177,10 +166,8 @@ export const PPR_PARAMS = {
   },
   engine: {
     schema: z.enum(['gds', 'push']),
-    // push measured against gds (Recall@2 / Recall@5 / Recall@10 / MRR per document, db p50; 40 dev questions each, one run):
-    // MuSiQue .508/.704/.767/.906, 21.8 ms against .533/.704/.754/.909, 237 ms; HotpotQA .725/.850/.950/.927, 29.6 ms
-    // against the same four figures, 291 ms; 2Wiki (200) .660/.756/.826/.977, 30.6 ms against .656/.755/.818/.978, 554 ms;
-    // Hetionet templates entity Recall@10 66.5 and fact hit 100 both, 33.2 against 1,096 ms.
+    // push: the same ranking as gds at a fraction of the time, and no projection to keep fresh
+    // (bench/reports/devsets/ppr-engines-2026-12-01, bench/reports/code-notes/design-figures-2026-12-01).
     default: 'push',
     doc: 'how PageRank is computed: gds = GDS runs over the projection $graphName; push = a local push in Cypher over the stored graph (no projection, no GDS; pushRounds, pushEpsilon, pushFrontier)',
   },
@@ -191,8 +178,7 @@ export const PPR_PARAMS = {
   },
   pushEpsilon: {
     schema: num(0, 1),
-    // 1e-3 measured against 1e-4 (db p50, same recall): MuSiQue 21.8 against 38.2 ms, HotpotQA 29.6 against 48.8,
-    // Hetionet 33.2 against 124 (its hubs: a named disease with hundreds of facts).
+    // 1e-3: the same recall as 1e-4 in less time, most on a curated graph's hubs (bench/reports/code-notes/design-figures-2026-12-01).
     default: 1e-3,
     doc: 'engine push: a node pushes only when its residual exceeds this x the total teleport weight x its degree (smaller residuals wait; 0 = every node pushes)',
   },
@@ -208,8 +194,7 @@ export const PPR_PARAMS = {
   concurrency: {
     // At most 4: GDS Community refuses more ("Community users cannot exceed concurrency=4").
     schema: int(1, 4),
-    // 2 measured on 2 cores (ppr p50 for 1 / 2 / 4 threads, one run each): MuSiQue dev graph 623 / 637 / 744 ms,
-    // Hetionet sample 2,656 / 1,921 / 2,043 ms. GDS's own default is 4; more threads than cores only contend.
+    // 2: more threads than cores only contend; GDS's own default is 4 (bench/reports/code-notes/design-figures-2026-12-01).
     default: 2,
     doc: "threads per GDS PageRank run, at most 4 (GDS Community's limit; a question runs several, and concurrent questions share the cores)",
   },
@@ -227,8 +212,7 @@ export const PPR_PARAMS = {
   },
   gateScores: {
     schema: z.boolean(),
-    // true with named seeds measured (Recall@2 / Recall@5 / MRR): MuSiQue ppr .471/.692/.885 -> .517/.704/.928,
-    // HotpotQA .650/.863/.910 -> .750/.900/.946; Hetionet templates entity Recall@10 2.1 -> 33.1.
+    // true: PageRank alone ranks the seeds' hub neighbours, not what the question asks for (bench/reports/code-notes/design-figures-2026-12-01).
     default: true,
     doc: "multiply each entity's PageRank score by max(0, cos(its description embedding, question)), gated mode's gate, before ranking",
   },

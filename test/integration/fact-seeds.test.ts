@@ -1,5 +1,5 @@
 import type { Driver } from 'neo4j-driver';
-import { rng } from '../../bench/random.js';
+import { rng } from '../../bench/lib/random.js';
 import { GraphStore } from '../../server/graph/store.js';
 import { Retriever } from '../../server/retrieval/client.js';
 import { manageProjection } from '../../server/retrieval/projection.js';

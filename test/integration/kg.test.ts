@@ -3,7 +3,7 @@ import { GraphStore } from '../../server/graph/store.js';
 import { Retriever, type RetrievalResult } from '../../server/retrieval/client.js';
 import { manageProjection } from '../../server/retrieval/projection.js';
 import { MODE_NAMES, type Mode } from '../../server/retrieval/params.js';
-import { rng } from '../../bench/random.js';
+import { rng } from '../../bench/lib/random.js';
 import { TEST_DIM, randomUnit, resetGraph, testDriver } from '../support/db.js';
 import { loadGraph, withCosine, type FixtureGraph } from '../support/fixtures.js';
 

@@ -1,5 +1,5 @@
-import { exactMatch, f1Score, normalizeAnswer, pairedBootstrap, scoreRanking } from '../../bench/metrics.js';
-import { parseSweep } from '../../bench/sweep.js';
+import { exactMatch, f1Score, normalizeAnswer, pairedBootstrap, scoreRanking } from '../../bench/lib/metrics.js';
+import { parseSweep } from '../../bench/lib/sweep.js';
 import { jaccardAtK, rankCorrelation } from '../../server/retrieval/overlap.js';
 
 test('SQuAD normalisation: case, punctuation, articles, whitespace', () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { generateTwoLayer, midForm, names, readSample, textForm, writeFilteredSample, type Sample } from '../../bench/twolayer/generate.js';
+import { generateTwoLayer, midForm, names, readSample, textForm, writeFilteredSample, type Sample } from '../../bench/lib/twolayer-generate.js';
 
 const sample: Sample = readSample(path.join(process.cwd(), 'bench', 'data', 'hetionet'));
 const ds = generateTwoLayer(sample, { seed: 1 });

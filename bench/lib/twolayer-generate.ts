@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { rng } from '../random.js';
+import { rng } from './random.js';
 
 export interface SampleNode {
   name: string;
