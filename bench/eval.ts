@@ -325,6 +325,8 @@ async function main() {
     '',
     `Questions: \`${path.relative(ROOT, questionsFile)}\`; embedder ${embedder.id}; extractor ${cfg.extractor}; commit ${versions.commit.slice(0, 10)}.`,
     '',
+    `Date: ${new Date().toISOString().slice(0, 10)}; command: \`npm run eval -- ${process.argv.slice(2).join(' ')}\`.`,
+    '',
     '| mode | Recall@2 | Recall@5 | Recall@10 | MRR | answer containment | p50 ms | p95 ms | p50 db ms | EM | F1 |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
     ...reportNames.map((name) => {

@@ -222,6 +222,7 @@ async function main() {
 
   const lines: string[] = [];
   lines.push(`# Knowledge-graph benchmark: ${path.basename(dataset)} (dev templates)`, '');
+  lines.push(`Date: ${new Date().toISOString().slice(0, 10)}; command: \`npm run eval:kg -- ${process.argv.slice(2).join(' ')}\`.`, '');
   lines.push(
     `${questions.length} questions (${values['per-template']} per template at most, anchors with 1-${MAX_GOLD} answers, seed ${values.seed}); ` +
       `embedder ${embedder.id}; entity Recall@${K} over the top entities other than the one the question names.`,
