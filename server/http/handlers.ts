@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import { AppError, fromZod } from '../errors.js';
+import { checkBodyShape } from './body-shape.js';
 import { HttpError } from './errors.js';
 
 type Handler = (req: Request, res: Response) => Promise<unknown>;
@@ -11,7 +12,8 @@ export const route = (h: Handler) => (req: Request, res: Response, next: NextFun
 
 /**
  * The path of the first own `__proto__` key in a parsed JSON value (JSON.parse makes it an own
- * property; zod's records drop it silently). `constructor` and `prototype` are ordinary keys that
+ * property; zod's records drop it silently). Recursive: safe because jsonBody has checked the
+ * body's depth (checkBodyShape) before JSON.parse. `constructor` and `prototype` are ordinary keys that
  * the strict schemas refuse as unknown wherever a schema lists its fields.
  */
 export function prototypeKey(v: unknown, path: string[] = []): string | undefined {
@@ -34,7 +36,9 @@ export function parseBody<T extends z.ZodTypeAny>(schema: T, body: unknown): z.i
 
 /** Largest JSON body accepted (413 past it). */
 export const BODY_LIMIT = '10mb';
-const parseJson = express.json({ limit: BODY_LIMIT, type: () => true });
+// checkBodyShape runs on the raw (decoded) bytes before JSON.parse: it throws an HttpError, which
+// body-parser forwards as it is (its own status and type kept).
+const parseJson = express.json({ limit: BODY_LIMIT, type: () => true, verify: (_req, _res, buf) => checkBodyShape(buf) });
 
 /** True when the request carries a body (chunked, or a non-zero content-length). */
 function hasBody(req: Request): boolean {
@@ -46,7 +50,8 @@ function hasBody(req: Request): boolean {
 /**
  * The JSON body parser, per route (after the API key check on protected
  * endpoints): a body must be application/json (415 otherwise, also for
- * non-UTF-8 charsets and unknown content-encodings); no body is an empty object.
+ * non-UTF-8 charsets and unknown content-encodings), at most BODY_LIMIT (413), and
+ * of a sane shape (checkBodyShape: 400); no body is an empty object.
  */
 export function jsonBody(req: Request, res: Response, next: NextFunction): void {
   if (!hasBody(req)) next();
