@@ -5,7 +5,7 @@ export function createLogger(level: string) {
   return pino({
     level,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.password', '*.apiKey', 'apiKey', 'password'],
+      paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.password', '*.apiKey', 'apiKey', '*.readApiKey', 'readApiKey', 'password'],
       censor: '[redacted]',
     },
   });

@@ -40,6 +40,12 @@ export const BODY_LIMIT = '10mb';
 // body-parser forwards as it is (its own status and type kept).
 const parseJson = express.json({ limit: BODY_LIMIT, type: () => true, verify: (_req, _res, buf) => checkBodyShape(buf) });
 
+/** No charset parameter, or utf-8. */
+function isUtf8Charset(contentType: string | undefined): boolean {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1];
+  return charset === undefined || /^utf-?8$/i.test(charset);
+}
+
 /** True when the request carries a body (chunked, or a non-zero content-length). */
 function hasBody(req: Request): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
@@ -57,6 +63,9 @@ export function jsonBody(req: Request, res: Response, next: NextFunction): void 
   if (!hasBody(req)) next();
   else if (!req.is(['application/json', 'application/*+json'])) {
     next(new HttpError(415, 'unsupported_media_type', 'the request body must be JSON (content-type: application/json)', '(body)'));
+  } else if (!isUtf8Charset(req.headers['content-type'])) {
+    // body-parser would decode utf-16 too; the shape check reads the bytes as UTF-8 (RFC 8259: JSON is UTF-8).
+    next(new HttpError(415, 'unsupported_media_type', 'unsupported charset: send JSON as UTF-8 (content-type: application/json)', '(body)'));
   } else parseJson(req, res, next);
 }
 
@@ -76,12 +85,18 @@ export function sameSecret(given: string, expected: string): boolean {
   return crypto.timingSafeEqual(digest(given), digest(expected));
 }
 
+/** The key a request carries: X-Api-Key, else an Authorization: Bearer token. */
+export function givenKey(req: Pick<Request, 'header'>): string | undefined {
+  return req.header('x-api-key') ?? req.header('authorization')?.replace(/^Bearer\s+/i, '');
+}
+
 /** Endpoints that change data need API_KEY (X-Api-Key or Bearer); without one configured they are refused. */
 export function requireApiKey(config: Config) {
   return (req: Request, _res: Response, next: NextFunction) => {
-    const given = req.header('x-api-key') ?? req.header('authorization')?.replace(/^Bearer\s+/i, '');
+    const given = givenKey(req);
     if (!config.apiKey) return next(new AppError('forbidden', 'this endpoint is disabled: set API_KEY on the server to enable it'));
-    if (given === undefined || !sameSecret(given, config.apiKey)) return next(new AppError('unauthorized', 'missing or wrong API key (X-Api-Key header)'));
+    if (given === undefined || !sameSecret(given, config.apiKey))
+      return next(new AppError('unauthorized', 'missing or wrong API key (X-Api-Key header)', 'X-Api-Key'));
     next();
   };
 }
