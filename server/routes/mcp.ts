@@ -23,7 +23,7 @@ function rawArguments(body: unknown, name: string): unknown {
 
 const notAllowed = (_req: Request, res: Response) => {
   res.setHeader('Allow', 'POST');
-  res.status(405).json({ jsonrpc: '2.0', error: { code: -32000, message: 'method not allowed: this MCP server is stateless; POST /mcp' }, id: null });
+  res.status(405).json({ error: { code: 'method_not_allowed', message: 'this MCP endpoint is stateless: no session stream to GET or DELETE; POST /mcp' } });
 };
 
 export function mcpRouter(svc: Services, gate: Gate): Router {
