@@ -32,7 +32,9 @@ const retryAfter = {
 
 /** The statuses each kind of endpoint can answer besides its success. */
 const E = {
-  400: error('bad input: invalid JSON, a missing, unknown or out-of-range field (named in `field`), a URL that does not decode'),
+  400: error(
+    'bad input: invalid JSON, a body past the shape limits (deeper than 32, wider than 10,000, a key over 1,000 bytes or repeated, a number past a double, not UTF-8: field `(body)`, docs/security.md), a missing, unknown or out-of-range field (named in `field`), a URL that does not decode',
+  ),
   401: error('missing or wrong API key: API_KEY on writes; on reads READ_API_KEY or API_KEY, when the server sets READ_API_KEY (field X-Api-Key)'),
   403: error('the endpoint is disabled: the server has no API_KEY'),
   404: error('no such document'),
