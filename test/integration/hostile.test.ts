@@ -5,7 +5,7 @@
  */
 import type { Driver } from 'neo4j-driver';
 import { createLocalEmbedder } from '../../server/embedders/local.js';
-import { ENDPOINTS, hostileCases, runCorpus, violates } from '../fixtures/hostile/corpus.js';
+import { ENDPOINTS, hostileCases, RAW_CASES, RAW_ENDPOINTS, runCorpus, violates } from '../fixtures/hostile/corpus.js';
 import { resetGraph, testDriver } from '../support/db.js';
 import { postJson, startServer, type RunningServer } from '../support/server.js';
 
@@ -32,7 +32,7 @@ test('every case on every endpoint: no 5xx but a 503 with Retry-After; body shap
   const cases = hostileCases();
   expect(cases.length).toBeGreaterThanOrEqual(80);
   const outcomes = await runCorpus(srv.url, { apiKey: KEY });
-  expect(outcomes).toHaveLength(cases.length * ENDPOINTS.length);
+  expect(outcomes).toHaveLength(cases.length * ENDPOINTS.length + RAW_CASES.length * RAW_ENDPOINTS.length);
   expect(outcomes.filter(violates)).toEqual([]);
   const shape = new Map(cases.map((c) => [c.name, c.shape]));
   const refusedWrongly = outcomes

@@ -16,8 +16,14 @@ test('a queued caller gets the slot when it is released, in order', async () => 
   const gate = new Gate('retrieve', 1, 2);
   const first = await admitted(gate);
   const order: number[] = [];
-  const second = admitted(gate).then((r) => (order.push(2), r));
-  const third = admitted(gate).then((r) => (order.push(3), r));
+  const second = admitted(gate).then((r) => {
+    order.push(2);
+    return r;
+  });
+  const third = admitted(gate).then((r) => {
+    order.push(3);
+    return r;
+  });
   expect(gate.queued).toBe(2);
   first();
   (await second)();
