@@ -11,6 +11,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Config } from '../config.js';
 import { AppError, dbError } from '../errors.js';
 import { inFlight, queued, rejected } from '../metrics.js';
+import { routePath } from './handlers.js';
 
 export type AdmissionKind = 'retrieve' | 'ingest';
 
@@ -18,8 +19,10 @@ export type AdmissionKind = 'retrieve' | 'ingest';
 const RETRY_AFTER: Record<AdmissionKind, number> = { retrieve: 1, ingest: 5 };
 
 export function admissionKind(req: Pick<Request, 'method' | 'path'>): AdmissionKind | undefined {
-  if (req.method === 'POST' && (req.path === '/v1/retrieve' || req.path === '/v1/answer' || req.path === '/v1/compare')) return 'retrieve';
-  if ((req.method === 'POST' && req.path === '/v1/documents') || (req.method === 'DELETE' && req.path.startsWith('/v1/documents/'))) return 'ingest';
+  // As the router matches it: /V1/RETRIEVE/ is the same endpoint, and takes the same gate.
+  const p = routePath(req.path);
+  if (req.method === 'POST' && (p === '/v1/retrieve' || p === '/v1/answer' || p === '/v1/compare')) return 'retrieve';
+  if ((req.method === 'POST' && p === '/v1/documents') || (req.method === 'DELETE' && p.startsWith('/v1/documents/'))) return 'ingest';
   return undefined;
 }
 

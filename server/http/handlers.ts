@@ -85,6 +85,11 @@ export function sameSecret(given: string, expected: string): boolean {
   return crypto.timingSafeEqual(digest(given), digest(expected));
 }
 
+/** A path as the router matches it: letter case and a trailing slash do not count (Express's defaults). */
+export function routePath(path: string): string {
+  return (path.length > 1 ? path.replace(/\/+$/, '') : path).toLowerCase();
+}
+
 /** The key a request carries: X-Api-Key, else an Authorization: Bearer token. */
 export function givenKey(req: Pick<Request, 'header'>): string | undefined {
   return req.header('x-api-key') ?? req.header('authorization')?.replace(/^Bearer\s+/i, '');

@@ -13,14 +13,14 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { givenKey, sameSecret } from './handlers.js';
+import { givenKey, routePath, sameSecret } from './handlers.js';
 
 type Keys = Pick<Config, 'apiKey' | 'readApiKey'>;
 
 /** The read endpoints: POST /v1/retrieve, /v1/answer, /v1/compare; GET /v1/sources, /v1/jobs and /v1/jobs/<id>; every method on /mcp. */
 export function isReadPath(req: Pick<Request, 'method' | 'path'>): boolean {
   // Express matches paths case-insensitively and ignores a trailing slash: so does the guard.
-  const p = (req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path).toLowerCase();
+  const p = routePath(req.path);
   if (p === '/mcp') return true;
   if (req.method === 'POST') return p === '/v1/retrieve' || p === '/v1/answer' || p === '/v1/compare';
   if (req.method === 'GET' || req.method === 'HEAD') return p === '/v1/sources' || p === '/v1/jobs' || p.startsWith('/v1/jobs/');

@@ -1,4 +1,4 @@
-import { admitted, Gate } from '../../server/http/admission.js';
+import { admissionKind, admitted, Gate } from '../../server/http/admission.js';
 
 /** admitted(): work outside the middleware (an MCP tool call) waits in the same gate, or is refused as the middleware refuses. */
 test('a full gate refuses at once with overloaded and the retrieval Retry-After', async () => {
@@ -47,4 +47,10 @@ test('a caller that goes away leaves the queue, and a slot it was given goes bac
   gone.abort();
   await expect(admitted(gate, gone.signal)).rejects.toMatchObject({ message: 'the request was cancelled' });
   expect(gate.running).toBe(0);
+});
+
+test('admission takes the path as the router matches it: any case, a trailing slash', () => {
+  expect(admissionKind({ method: 'POST', path: '/V1/Retrieve/' })).toBe('retrieve');
+  expect(admissionKind({ method: 'DELETE', path: '/V1/DOCUMENTS/x' })).toBe('ingest');
+  expect(admissionKind({ method: 'GET', path: '/v1/retrieve' })).toBeUndefined();
 });
