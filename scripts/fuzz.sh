@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzes the HTTP API from its own OpenAPI document (GET /v1/openapi.json) with
-# schemathesis: every endpoint, a fixed seed and a fixed example budget; fails
-# on any 5xx, any response that does not match the document, or a crash.
+# schemathesis: every endpoint (/mcp included), a fixed seed and a fixed example
+# budget; fails on any 5xx, any response that does not match the document, a
+# status the document does not list for the operation, invalid data accepted
+# (negative-data rejection), or a crash. Then the structural hostile corpus
+# (test/fixtures/hostile/corpus.ts: nesting, width, keys, numbers, bytes, media
+# types, sizes) over every endpoint: no 5xx but a 503 with Retry-After.
 #
 #   NEO4J_URI=bolt://127.0.0.1:17687 NEO4J_PASSWORD=... scripts/fuzz.sh --reset
 #
@@ -83,7 +87,7 @@ echo "fuzz: server on $URL, 3 documents ingested; schemathesis $SCHEMATHESIS_VER
 status=0
 st() {
   "$VENV/bin/schemathesis" --config-file scripts/fuzz.toml run "$URL/v1/openapi.json" \
-    --checks not_a_server_error,response_schema_conformance \
+    --checks not_a_server_error,response_schema_conformance,status_code_conformance,negative_data_rejection \
     --seed "$SEED" --workers 1 --request-timeout 60 \
     --header "X-Api-Key: $API_KEY" --suppress-health-check all "$@"
 }
@@ -93,6 +97,9 @@ st --phases examples,coverage,fuzzing --max-examples "$MAX_EXAMPLES" \
 # Ingestion embeds and extracts every text it gets (up to 100 x 200,000 characters): random examples only, fewer.
 st --phases examples,fuzzing --max-examples "$DOCUMENT_EXAMPLES" \
   --include-name "POST /v1/documents" --report junit --report-junit-path "$REPORT_DIR/junit-documents.xml" || status=$?
+
+# The structural corpus: every case on every endpoint (about 30 s).
+node --import tsx test/fixtures/hostile/run.ts "$URL" "$API_KEY" || status=1
 
 # A crash or an unhandled error in the server fails the run even when every response looked fine.
 if ! kill -0 "$SERVER_PID" 2>/dev/null; then

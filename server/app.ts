@@ -5,11 +5,13 @@ import { AppError } from './errors.js';
 import { observeResponses } from './metrics.js';
 import { errorHandler } from './http/errors.js';
 import { admission } from './http/admission.js';
+import { readGuard } from './http/read-access.js';
 import { requestId } from './http/request-id.js';
 import { answerRouter } from './routes/answer.js';
 import { compareRouter } from './routes/compare.js';
 import { documentsRouter } from './routes/documents.js';
 import { healthRouter } from './routes/health.js';
+import { mcpRouter } from './routes/mcp.js';
 import { metricsRouter } from './routes/metrics.js';
 import { openapiRouter } from './routes/openapi.js';
 import { projectionRouter } from './routes/projection.js';
@@ -24,7 +26,10 @@ export function createApp(svc: Services): express.Express {
   // Metrics first (they count every request, refused ones too), then admission control before any body is read.
   app.use(observeResponses);
   app.use(metricsRouter());
-  app.use(admission(svc.config.admission));
+  // READ_API_KEY (when set) before admission: a request without the key takes no slot.
+  app.use(readGuard(svc.config));
+  const admit = admission(svc.config.admission);
+  app.use(admit);
 
   app.use(retrieveRouter(svc));
   app.use(answerRouter(svc));
@@ -33,6 +38,7 @@ export function createApp(svc: Services): express.Express {
   app.use(projectionRouter(svc));
   app.use(healthRouter(svc));
   app.use(openapiRouter(svc.embedder));
+  app.use(mcpRouter(svc, admit.gates.retrieve));
   // The page at / for trying it out.
   app.get('/vendor/cytoscape.esm.min.mjs', (_req, res) =>
     res.sendFile(path.join(ROOT, 'node_modules', 'cytoscape', 'dist', 'cytoscape.esm.min.mjs'), { maxAge: '1d' }),

@@ -60,6 +60,10 @@ export const envSchema = z.object({
   HOST: doc(text.default('127.0.0.1'), 'HTTP listen address'),
   LOG_LEVEL: doc(choice(LOG_LEVELS).default('info'), `pino log level: ${LOG_LEVELS.join(' | ')}`),
   API_KEY: doc(text.optional(), 'enables the write endpoints; clients send it as X-Api-Key (unset: they answer 403)'),
+  READ_API_KEY: doc(
+    text.optional(),
+    'when set, the read endpoints (retrieve, answer, compare, GET /v1/jobs, /v1/sources, /mcp) need it or API_KEY as X-Api-Key or Bearer (unset: reads are open)',
+  ),
   // Neo4j
   NEO4J_URI: doc(
     text.regex(NEO4J_SCHEMES, 'must be a bolt://, neo4j:// (+s, +ssc) URI').optional(),
@@ -160,6 +164,8 @@ export interface Config {
   port: number;
   logLevel: string;
   apiKey: string | undefined;
+  /** READ_API_KEY: when set, the read endpoints need it (or apiKey); server/http/handlers.ts requireReadKey. */
+  readApiKey: string | undefined;
   neo4j: {
     uri: string;
     user: string;
@@ -225,6 +231,7 @@ export function loadConfig(env: Record<string, string | undefined> = loadDotEnv(
     port: e.PORT,
     logLevel: e.LOG_LEVEL,
     apiKey: e.API_KEY,
+    readApiKey: e.READ_API_KEY,
     neo4j: {
       uri: e.NEO4J_URI ?? `bolt://127.0.0.1:${e.NEO4J_BOLT_PORT}`,
       user: e.NEO4J_USER,

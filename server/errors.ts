@@ -32,8 +32,45 @@ export class AppError extends Error {
   }
 }
 
-/** The database does not answer (the watchdog's probe or the driver says so): a 503, retry in 1 s. */
-export const databaseUnreachable = () => new AppError('database_unavailable', 'the database is unreachable; retry shortly', undefined, 1);
+/**
+ * The one table of database conditions a client should wait out: for each, one code, one message
+ * and one Retry-After, wherever the condition is detected (the watchdog, the driver's error, the
+ * HTTP error handler, the MCP tools). `detail` names what the condition is about (a mode, an index).
+ */
+export const DB_CONDITIONS = {
+  /** The watchdog's probe fails, or the driver cannot connect. */
+  unreachable: { code: 'database_unavailable', retryAfterSeconds: 1, message: () => 'the database is unreachable; retry shortly' },
+  /** The database terminated the query (a restart, an administrator), not its timeout. */
+  terminated: { code: 'database_unavailable', retryAfterSeconds: 1, message: () => 'the query was terminated by the database; retry shortly' },
+  /** An index the statement reads is missing: a bulk load rebuilds it, or a migration has not run. */
+  index_building: { code: 'database_unavailable', retryAfterSeconds: 1, message: (index?: string) => `the index ${index} is being built; retry shortly` },
+  /** Another request is planning this mode's statement and this one's wait ran out. */
+  planning: { code: 'database_unavailable', retryAfterSeconds: 1, message: (mode?: string) => `the server is planning the ${mode} statement; retry shortly` },
+  /** The database is back from an outage and the server plans this mode's statement again. */
+  replanning: {
+    code: 'database_unavailable',
+    retryAfterSeconds: 1,
+    message: (mode?: string) => `the database is back; the server is planning the ${mode} statement again: retry shortly`,
+  },
+  /** The request was cancelled while it waited (its client went away). */
+  cancelled: { code: 'database_unavailable', retryAfterSeconds: 1, message: () => 'the request was cancelled' },
+  /** The database's transaction memory pool (dbms.memory.transaction.total.max) is full. */
+  busy: {
+    code: 'overloaded',
+    retryAfterSeconds: 2,
+    message: () => 'the database has no transaction memory left for this query (dbms.memory.transaction.total.max); retry shortly',
+  },
+} as const satisfies Record<string, { code: ErrorCode; retryAfterSeconds: number; message: (detail?: string) => string }>;
+export type DbCondition = keyof typeof DB_CONDITIONS;
+
+/** The AppError of a database condition, from the table. */
+export function dbError(condition: DbCondition, detail?: string): AppError {
+  const c = DB_CONDITIONS[condition];
+  return new AppError(c.code, c.message(detail), undefined, c.retryAfterSeconds);
+}
+
+/** The database does not answer (the watchdog's probe or the driver says so). */
+export const databaseUnreachable = () => dbError('unreachable');
 
 /** The first problem of a failed schema parse, naming the field by its path. */
 export function fromZod(err: ZodError, prefix = ''): AppError {

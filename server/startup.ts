@@ -21,7 +21,7 @@ import { createExtractor } from './extractors/index.js';
 import type { Extractor } from './extractors/types.js';
 import { GraphStore } from './graph/store.js';
 import { Startup } from './health.js';
-import { AppError, databaseUnreachable } from './errors.js';
+import { AppError, databaseUnreachable, dbError } from './errors.js';
 import { errorHandler } from './http/errors.js';
 import { requestId } from './http/request-id.js';
 import { ingestPath, progressBar, walkedTypes } from './ingest/index.js';
@@ -228,7 +228,7 @@ async function warmUp(svc: Services, cold?: Set<Mode>): Promise<void> {
 /**
  * The server's Retriever: while the watchdog finds the database down, and while the database is
  * back from an outage and a mode's statement is being planned again (warmUp), retrieval answers
- * 503 with Retry-After 1 at once instead of a request that hangs or starts one more copy of the
+ * 503 with Retry-After (DB_CONDITIONS) at once instead of a request that hangs or starts one more copy of the
  * same plan.
  */
 class ServedRetriever extends Retriever {
@@ -242,9 +242,7 @@ class ServedRetriever extends Retriever {
     // (then they time out: a 504 seconds later); while the watchdog's probe fails, answer 503 at once.
     if (this.down()) return Promise.reject(databaseUnreachable());
     if (this.cold.has(mode)) {
-      return Promise.reject(
-        new AppError('database_unavailable', `the database is back; the server is planning the ${mode} statement again: retry shortly`, undefined, 1),
-      );
+      return Promise.reject(dbError('replanning', mode));
     }
     return super.retrieve(...args);
   }

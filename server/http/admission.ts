@@ -9,8 +9,9 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Config } from '../config.js';
-import { AppError } from '../errors.js';
+import { AppError, dbError } from '../errors.js';
 import { inFlight, queued, rejected } from '../metrics.js';
+import { routePath } from './handlers.js';
 
 export type AdmissionKind = 'retrieve' | 'ingest';
 
@@ -18,8 +19,10 @@ export type AdmissionKind = 'retrieve' | 'ingest';
 const RETRY_AFTER: Record<AdmissionKind, number> = { retrieve: 1, ingest: 5 };
 
 export function admissionKind(req: Pick<Request, 'method' | 'path'>): AdmissionKind | undefined {
-  if (req.method === 'POST' && (req.path === '/v1/retrieve' || req.path === '/v1/answer' || req.path === '/v1/compare')) return 'retrieve';
-  if ((req.method === 'POST' && req.path === '/v1/documents') || (req.method === 'DELETE' && req.path.startsWith('/v1/documents/'))) return 'ingest';
+  // As the router matches it: /V1/RETRIEVE/ is the same endpoint, and takes the same gate.
+  const p = routePath(req.path);
+  if (req.method === 'POST' && (p === '/v1/retrieve' || p === '/v1/answer' || p === '/v1/compare')) return 'retrieve';
+  if ((req.method === 'POST' && p === '/v1/documents') || (req.method === 'DELETE' && p.startsWith('/v1/documents/'))) return 'ingest';
   return undefined;
 }
 
@@ -84,6 +87,43 @@ export class Gate {
   }
 }
 
+/** The 503 of a full gate (counted in the rejected metric). */
+function refusal(gate: Gate): AppError {
+  rejected.inc({ kind: gate.kind });
+  const what = gate.kind === 'retrieve' ? 'retrievals' : 'document writes';
+  const wait = RETRY_AFTER[gate.kind];
+  return new AppError(
+    'overloaded',
+    `the server is busy: ${gate.concurrency} ${what} running and ${gate.queue} waiting; retry after ${wait} s`,
+    undefined,
+    wait,
+  );
+}
+
+/**
+ * Work admitted outside the middleware (an MCP tool call: one HTTP request may carry any tool):
+ * waits for a slot of the same gate, in the same queue, and resolves to its release; refused as
+ * the middleware refuses. `signal` leaves the queue when the caller goes away.
+ */
+export async function admitted(gate: Gate, signal?: AbortSignal): Promise<() => void> {
+  const ticket = gate.enter();
+  if (!ticket) throw refusal(gate);
+  return new Promise<() => void>((resolve, reject) => {
+    const leave = () => {
+      ticket.cancel();
+      // Admitted already: the slot goes back at once (release runs once, whoever calls it).
+      void ticket.admitted.then((release) => release());
+      reject(dbError('cancelled'));
+    };
+    if (signal?.aborted) return leave();
+    signal?.addEventListener('abort', leave, { once: true });
+    void ticket.admitted.then((release) => {
+      signal?.removeEventListener('abort', leave);
+      resolve(release);
+    });
+  });
+}
+
 export interface Admission extends RequestHandler {
   gates: Record<AdmissionKind, Gate>;
 }
@@ -106,16 +146,7 @@ export function admission(limits: Config['admission'] = DEFAULT_LIMITS): Admissi
     const gate = gates[kind];
     const ticket = gate.enter();
     if (!ticket) {
-      rejected.inc({ kind });
-      const what = kind === 'retrieve' ? 'retrievals' : 'document writes';
-      next(
-        new AppError(
-          'overloaded',
-          `the server is busy: ${gate.concurrency} ${what} running and ${gate.queue} waiting; retry after ${RETRY_AFTER[kind]} s`,
-          undefined,
-          RETRY_AFTER[kind],
-        ),
-      );
+      next(refusal(gate));
       return;
     }
     let gone = false;

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { classifyDbError } from '../db/driver.js';
-import { AppError, type ErrorCode } from '../errors.js';
+import { AppError, DB_CONDITIONS, dbError, type ErrorCode } from '../errors.js';
 
 /** The one table from domain error codes to HTTP statuses. */
 export const STATUS: Record<ErrorCode, number> = {
@@ -17,8 +17,8 @@ export const STATUS: Record<ErrorCode, number> = {
   query_timeout: 504,
 };
 
-/** Seconds a client should wait before retrying a 503. */
-export const RETRY_AFTER_SECONDS = 5;
+/** Seconds a client should wait before retrying a 503 that names no wait of its own (every AppError 503 does today). */
+export const RETRY_AFTER_SECONDS = DB_CONDITIONS.unreachable.retryAfterSeconds;
 
 /** Longest echoed text in an error body: a message or field never carries a huge input back whole. */
 export const MAX_MESSAGE_CHARS = 300;
@@ -110,9 +110,10 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
     return;
   }
   if (failure === 'unavailable' || failure === 'busy') {
-    res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-    if (failure === 'busy') res.status(503).json(body('overloaded', 'the database has no transaction memory left; retry shortly'));
-    else res.status(503).json(body('database_unavailable', 'the database is unreachable; retry shortly'));
+    // The same condition, the same answer as retrieval gives it (DB_CONDITIONS).
+    const e = dbError(failure === 'busy' ? 'busy' : 'unreachable');
+    res.setHeader('Retry-After', String(e.retryAfterSeconds));
+    res.status(STATUS[e.code]).json(errorBody(e));
     return;
   }
   req.log?.error({ err }, 'unhandled error');

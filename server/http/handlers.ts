@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import { AppError, fromZod } from '../errors.js';
+import { checkBodyShape } from './body-shape.js';
 import { HttpError } from './errors.js';
 
 type Handler = (req: Request, res: Response) => Promise<unknown>;
@@ -11,7 +12,8 @@ export const route = (h: Handler) => (req: Request, res: Response, next: NextFun
 
 /**
  * The path of the first own `__proto__` key in a parsed JSON value (JSON.parse makes it an own
- * property; zod's records drop it silently). `constructor` and `prototype` are ordinary keys that
+ * property; zod's records drop it silently). Recursive: safe because jsonBody has checked the
+ * body's depth (checkBodyShape) before JSON.parse. `constructor` and `prototype` are ordinary keys that
  * the strict schemas refuse as unknown wherever a schema lists its fields.
  */
 export function prototypeKey(v: unknown, path: string[] = []): string | undefined {
@@ -34,7 +36,15 @@ export function parseBody<T extends z.ZodTypeAny>(schema: T, body: unknown): z.i
 
 /** Largest JSON body accepted (413 past it). */
 export const BODY_LIMIT = '10mb';
-const parseJson = express.json({ limit: BODY_LIMIT, type: () => true });
+// checkBodyShape runs on the raw (decoded) bytes before JSON.parse: it throws an HttpError, which
+// body-parser forwards as it is (its own status and type kept).
+const parseJson = express.json({ limit: BODY_LIMIT, type: () => true, verify: (_req, _res, buf) => checkBodyShape(buf) });
+
+/** No charset parameter, or utf-8. */
+function isUtf8Charset(contentType: string | undefined): boolean {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1];
+  return charset === undefined || /^utf-?8$/i.test(charset);
+}
 
 /** True when the request carries a body (chunked, or a non-zero content-length). */
 function hasBody(req: Request): boolean {
@@ -46,12 +56,16 @@ function hasBody(req: Request): boolean {
 /**
  * The JSON body parser, per route (after the API key check on protected
  * endpoints): a body must be application/json (415 otherwise, also for
- * non-UTF-8 charsets and unknown content-encodings); no body is an empty object.
+ * non-UTF-8 charsets and unknown content-encodings), at most BODY_LIMIT (413), and
+ * of a sane shape (checkBodyShape: 400); no body is an empty object.
  */
 export function jsonBody(req: Request, res: Response, next: NextFunction): void {
   if (!hasBody(req)) next();
   else if (!req.is(['application/json', 'application/*+json'])) {
     next(new HttpError(415, 'unsupported_media_type', 'the request body must be JSON (content-type: application/json)', '(body)'));
+  } else if (!isUtf8Charset(req.headers['content-type'])) {
+    // body-parser would decode utf-16 too; the shape check reads the bytes as UTF-8 (RFC 8259: JSON is UTF-8).
+    next(new HttpError(415, 'unsupported_media_type', 'unsupported charset: send JSON as UTF-8 (content-type: application/json)', '(body)'));
   } else parseJson(req, res, next);
 }
 
@@ -71,12 +85,23 @@ export function sameSecret(given: string, expected: string): boolean {
   return crypto.timingSafeEqual(digest(given), digest(expected));
 }
 
+/** A path as the router matches it: letter case and a trailing slash do not count (Express's defaults). */
+export function routePath(path: string): string {
+  return (path.length > 1 ? path.replace(/\/+$/, '') : path).toLowerCase();
+}
+
+/** The key a request carries: X-Api-Key, else an Authorization: Bearer token. */
+export function givenKey(req: Pick<Request, 'header'>): string | undefined {
+  return req.header('x-api-key') ?? req.header('authorization')?.replace(/^Bearer\s+/i, '');
+}
+
 /** Endpoints that change data need API_KEY (X-Api-Key or Bearer); without one configured they are refused. */
 export function requireApiKey(config: Config) {
   return (req: Request, _res: Response, next: NextFunction) => {
-    const given = req.header('x-api-key') ?? req.header('authorization')?.replace(/^Bearer\s+/i, '');
+    const given = givenKey(req);
     if (!config.apiKey) return next(new AppError('forbidden', 'this endpoint is disabled: set API_KEY on the server to enable it'));
-    if (given === undefined || !sameSecret(given, config.apiKey)) return next(new AppError('unauthorized', 'missing or wrong API key (X-Api-Key header)'));
+    if (given === undefined || !sameSecret(given, config.apiKey))
+      return next(new AppError('unauthorized', 'missing or wrong API key (X-Api-Key header)', 'X-Api-Key'));
     next();
   };
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import neo4j from 'neo4j-driver';
 import { classifyDbError } from '../db/driver.js';
-import { AppError, databaseUnreachable } from '../errors.js';
+import { AppError, databaseUnreachable, dbError } from '../errors.js';
 import type { GraphStore } from '../graph/store.js';
 import { projectionManager, type ProjectionManager } from './projection.js';
 import { CYPHER_DIR, paramBlock } from './render.js';
@@ -256,9 +256,9 @@ export class Retriever {
         new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), Math.max(0, left)))),
       ]);
       clearTimeout(timer);
-      if (signal?.aborted) throw new AppError('database_unavailable', 'the request was cancelled', undefined, 1);
+      if (signal?.aborted) throw dbError('cancelled');
       if (expired) {
-        throw new AppError('database_unavailable', `the server is planning the ${mode} statement; retry shortly`, undefined, 1);
+        throw dbError('planning', mode);
       }
     }
     let resolve!: () => void;
@@ -300,13 +300,13 @@ export function fromDbError(e: unknown, timeoutMs: number, elapsedMs?: number): 
   const message = String((e as Error)?.message ?? e);
   if (/TerminatedException/.test(message)) {
     if (elapsedMs !== undefined && elapsedMs >= timeoutMs) return new AppError('query_timeout', `retrieval exceeded the ${timeoutMs} ms timeout`);
-    return new AppError('database_unavailable', 'the query was terminated by the database; retry shortly', undefined, 1);
+    return dbError('terminated');
   }
   const projection = message.match(/GDS projection \S+ (does not exist|is stale)[\s\S]*/);
   if (projection) return new AppError('projection_unavailable', projection[0].replace(/\s+$/, ''));
   // A bulk load rebuilding an index (server/db/compact-indexes.ts), or a migration not yet run.
   const index = message.match(/There is no such (?:vector|fulltext) schema index: (\w+)/);
-  if (index) return new AppError('database_unavailable', `the index ${index[1]} is being built; retry shortly`, undefined, 1);
+  if (index) return dbError('index_building', index[1]);
   switch (classifyDbError(e)) {
     case 'unavailable':
       return databaseUnreachable();
@@ -317,12 +317,7 @@ export function fromDbError(e: unknown, timeoutMs: number, elapsedMs?: number): 
         'params',
       );
     case 'busy':
-      return new AppError(
-        'overloaded',
-        'the database has no transaction memory left for this query (dbms.memory.transaction.total.max); retry shortly',
-        undefined,
-        2,
-      );
+      return dbError('busy');
     case 'timeout':
       return new AppError('query_timeout', `retrieval exceeded the ${timeoutMs} ms timeout`);
     default:

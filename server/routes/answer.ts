@@ -20,6 +20,43 @@ export const AnswerBody = z
   })
   .strict();
 
+/** The retrieval an answer reads, and the generator's stream over its passages. */
+async function startAnswer(svc: Services, body: z.infer<typeof AnswerBody>, signal?: AbortSignal) {
+  const params = withFilter(validateParams(body.mode, body.params), body.filter);
+  const q = await embedQuestion(svc.embedder, body);
+  // One retrieval statement; errors here still get a proper HTTP status.
+  const r = await retrieveTimed(svc.retriever, { mode: body.mode, question: body.question, ...q, params }, signal);
+  observeRetrieval(body.mode, r.timings);
+  const passages = r.passages.slice(0, body.topK);
+  const gen = await svc.generator();
+  // The passages with their graph evidence (seeds, entities, paths, facts): answers name the bridge and use facts.
+  const stream = gen.stream(body.question, answerInput(r, body.topK), signal);
+  return { r, passages, stream };
+}
+
+/** An answer as one JSON object from a parsed body: POST /v1/answer without SSE, and the MCP tool `answer`. */
+export async function runAnswer(svc: Services, body: z.infer<typeof AnswerBody>, signal?: AbortSignal, t0 = performance.now()) {
+  const { r, passages, stream } = await startAnswer(svc, body, signal);
+  const tg = performance.now();
+  const result = await drain(stream);
+  return {
+    question: body.question,
+    mode: body.mode,
+    answer: result.answer,
+    citations: result.citations,
+    usage: result.usage,
+    generator: result.generator,
+    seeds: r.seeds,
+    entities: r.entities,
+    passages,
+    paths: r.paths,
+    facts: r.facts,
+    context: r.context,
+    params: r.params,
+    timings: { ...r.timings, generateMs: round(performance.now() - tg), totalMs: round(performance.now() - t0) },
+  };
+}
+
 /** POST /v1/answer: one retrieval, then an answer as JSON or streamed over SSE. */
 export function answerRouter(svc: Services): Router {
   const heartbeatMs = svc.config.sseHeartbeatMs;
@@ -30,38 +67,12 @@ export function answerRouter(svc: Services): Router {
     route(async (req: Request, res: Response) => {
       const t0 = performance.now();
       const body = parseBody(AnswerBody, req.body);
-      const params = withFilter(validateParams(body.mode, body.params), body.filter);
       const signal = clientGone(req, res);
-      const q = await embedQuestion(svc.embedder, body);
-      // One retrieval statement; errors here still get a proper HTTP status.
-      const r = await retrieveTimed(svc.retriever, { mode: body.mode, question: body.question, ...q, params }, signal);
-      observeRetrieval(body.mode, r.timings);
-      const passages = r.passages.slice(0, body.topK);
-      const gen = await svc.generator();
-      // The passages with their graph evidence (seeds, entities, paths, facts): answers name the bridge and use facts.
-      const stream = gen.stream(body.question, answerInput(r, body.topK), signal);
-
       if (!(req.header('accept') ?? '').includes('text/event-stream')) {
-        const tg = performance.now();
-        const result = await drain(stream);
-        res.json({
-          question: body.question,
-          mode: body.mode,
-          answer: result.answer,
-          citations: result.citations,
-          usage: result.usage,
-          generator: result.generator,
-          seeds: r.seeds,
-          entities: r.entities,
-          passages,
-          paths: r.paths,
-          facts: r.facts,
-          context: r.context,
-          params: r.params,
-          timings: { ...r.timings, generateMs: round(performance.now() - tg), totalMs: round(performance.now() - t0) },
-        });
+        res.json(await runAnswer(svc, body, signal, t0));
         return;
       }
+      const { r, passages, stream } = await startAnswer(svc, body, signal);
 
       const sse = new SseWriter(res, heartbeatMs);
       try {

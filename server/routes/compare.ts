@@ -20,6 +20,36 @@ export const CompareBody = z
   })
   .strict();
 
+/** The same question through several modes from a parsed body: POST /v1/compare and the MCP tool `compare`. */
+export async function runCompare(svc: Services, body: z.infer<typeof CompareBody>, signal?: AbortSignal) {
+  const modes = [...new Set(body.modes)] as Mode[];
+  for (const key of Object.keys(body.params ?? {})) {
+    if (!MODE_NAMES.includes(key as Mode)) throw new AppError('invalid_request', `params.${key}: not a mode (${MODE_NAMES.join(', ')})`, `params.${key}`);
+  }
+  // Every mode's params given are validated, also for a mode not asked to run.
+  const given = Object.fromEntries(Object.entries(body.params ?? {}).map(([m, p]) => [m, validateParams(m as Mode, p, `params.${m}`)]));
+  const params = Object.fromEntries(modes.map((m) => [m, withFilter(given[m] ?? validateParams(m, undefined), body.filter, `params.${m}.filter`)]));
+  const q = await embedQuestion(svc.embedder, body);
+  const results: Record<string, Awaited<ReturnType<typeof retrieveTimed>>> = {};
+  // Sequential on purpose: timings compare modes, not contention between them.
+  for (const mode of modes) {
+    results[mode] = await retrieveTimed(
+      svc.retriever,
+      { mode, question: body.question, embedding: q.embedding, embedMs: q.embedMs, params: params[mode] },
+      signal,
+    );
+  }
+  const overlap = [];
+  for (let i = 0; i < modes.length; i++) {
+    for (let j = i + 1; j < modes.length; j++) {
+      const a = results[modes[i]].passages.map((p) => p.id);
+      const b = results[modes[j]].passages.map((p) => p.id);
+      overlap.push({ modes: [modes[i], modes[j]], jaccardAt5: jaccardAtK(a, b, 5), rankCorrelationAt10: rankCorrelation(a, b, 10) });
+    }
+  }
+  return { results, overlap, timings: { embedMs: q.embedMs, byMode: Object.fromEntries(modes.map((m) => [m, results[m].timings])) } };
+}
+
 /** A/B inside applications: the same question through several modes, one embedding, with overlap metrics. */
 export function compareRouter(svc: Services): Router {
   const router = Router();
@@ -27,34 +57,7 @@ export function compareRouter(svc: Services): Router {
     '/v1/compare',
     jsonBody,
     route(async (req, res) => {
-      const body = parseBody(CompareBody, req.body);
-      const modes = [...new Set(body.modes)] as Mode[];
-      for (const key of Object.keys(body.params ?? {})) {
-        if (!MODE_NAMES.includes(key as Mode)) throw new AppError('invalid_request', `params.${key}: not a mode (${MODE_NAMES.join(', ')})`, `params.${key}`);
-      }
-      // Every mode's params given are validated, also for a mode not asked to run.
-      const given = Object.fromEntries(Object.entries(body.params ?? {}).map(([m, p]) => [m, validateParams(m as Mode, p, `params.${m}`)]));
-      const params = Object.fromEntries(modes.map((m) => [m, withFilter(given[m] ?? validateParams(m, undefined), body.filter, `params.${m}.filter`)]));
-      const q = await embedQuestion(svc.embedder, body);
-      const signal = clientGone(req, res);
-      const results: Record<string, Awaited<ReturnType<typeof retrieveTimed>>> = {};
-      // Sequential on purpose: timings compare modes, not contention between them.
-      for (const mode of modes) {
-        results[mode] = await retrieveTimed(
-          svc.retriever,
-          { mode, question: body.question, embedding: q.embedding, embedMs: q.embedMs, params: params[mode] },
-          signal,
-        );
-      }
-      const overlap = [];
-      for (let i = 0; i < modes.length; i++) {
-        for (let j = i + 1; j < modes.length; j++) {
-          const a = results[modes[i]].passages.map((p) => p.id);
-          const b = results[modes[j]].passages.map((p) => p.id);
-          overlap.push({ modes: [modes[i], modes[j]], jaccardAt5: jaccardAtK(a, b, 5), rankCorrelationAt10: rankCorrelation(a, b, 10) });
-        }
-      }
-      res.json({ results, overlap, timings: { embedMs: q.embedMs, byMode: Object.fromEntries(modes.map((m) => [m, results[m].timings])) } });
+      res.json(await runCompare(svc, parseBody(CompareBody, req.body), clientGone(req, res)));
     }),
   );
   return router;

@@ -32,13 +32,17 @@ const retryAfter = {
 
 /** The statuses each kind of endpoint can answer besides its success. */
 const E = {
-  400: error('bad input: invalid JSON, a missing, unknown or out-of-range field (named in `field`), a URL that does not decode'),
-  401: error('missing or wrong API key'),
+  400: error(
+    'bad input: invalid JSON, a body past the shape limits (deeper than 32, wider than 10,000, a key over 1,000 bytes or repeated, a number past a double, not UTF-8: field `(body)`, docs/security.md), a missing, unknown or out-of-range field (named in `field`), a URL that does not decode',
+  ),
+  401: error('missing or wrong API key: API_KEY on writes; on reads READ_API_KEY or API_KEY, when the server sets READ_API_KEY (field X-Api-Key)'),
   403: error('the endpoint is disabled: the server has no API_KEY'),
   404: error('no such document'),
   409: error('the ppr projection is missing or stale: the message gives the command that rebuilds it'),
   413: error(`the request body is larger than ${BODY_LIMIT}`),
   415: error('the body is not UTF-8 JSON (content-type application/json), or its content-encoding is unknown'),
+  405: error('not allowed: the MCP endpoint is stateless, POST only'),
+  406: error('the MCP client must accept application/json and text/event-stream'),
   503: {
     description: 'the database is unreachable, the server is busy, or it is still starting (code starting): retry after Retry-After seconds',
     headers: retryAfter,
@@ -47,8 +51,21 @@ const E = {
   504: error('the retrieval exceeded QUERY_TIMEOUT_MS'),
 } satisfies Record<number, ResponseConfig>;
 const pick = (...codes: (keyof typeof E)[]) => Object.fromEntries(codes.map((c) => [c, E[c]]));
-const RETRIEVAL_ERRORS = pick(400, 409, 413, 415, 503, 504);
+const RETRIEVAL_ERRORS = pick(400, 401, 409, 413, 415, 503, 504);
 const KEYED: Record<string, string[]>[] = [{ ApiKey: [] }, { Bearer: [] }];
+/** Reads: open unless the server sets READ_API_KEY (then READ_API_KEY or API_KEY). */
+const READ: Record<string, string[]>[] = [{}, ...KEYED];
+
+/** A JSON-RPC 2.0 message of the Model Context Protocol (docs/mcp.md): the envelope only; the tools describe their own arguments (tools/list). */
+const McpMessage = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.number().int()]).optional().describe('absent in a notification (answered 202)'),
+    method: z.string().describe('initialize, tools/list, tools/call, ...'),
+    params: z.record(z.unknown()).optional(),
+  })
+  .passthrough();
+const McpResponse = z.object({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.number(), z.null()]).optional() }).passthrough();
 
 function document(dimension: number): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
@@ -71,6 +88,7 @@ function document(dimension: number): Record<string, unknown> {
   registry.registerPath({
     method: 'post',
     path: '/v1/retrieve',
+    security: READ,
     summary: 'One question through one retrieval mode (one Cypher statement)',
     description: oneOf,
     request: { body: { required: true, content: json(RetrieveBody.extend({ questionEmbedding: embedding, params: anyParams.optional() })) } },
@@ -79,6 +97,7 @@ function document(dimension: number): Record<string, unknown> {
   registry.registerPath({
     method: 'post',
     path: '/v1/answer',
+    security: READ,
     summary: 'One retrieval, then an answer citing passage ids',
     description: 'JSON by default; with `Accept: text/event-stream` a stream of Server-Sent Events.',
     request: { body: { required: true, content: json(AnswerBody.extend({ params: anyParams.optional() })) } },
@@ -93,6 +112,7 @@ function document(dimension: number): Record<string, unknown> {
   registry.registerPath({
     method: 'post',
     path: '/v1/compare',
+    security: READ,
     summary: 'The same question through several modes on one embedding, with overlap metrics',
     description: oneOf,
     request: { body: { required: true, content: json(CompareBody.extend({ questionEmbedding: embedding, params: perMode.optional() })) } },
@@ -110,8 +130,35 @@ function document(dimension: number): Record<string, unknown> {
     method: 'get',
     path: '/v1/sources',
     summary: 'The document sources with their document counts (the values filter.sources takes)',
-    responses: { 200: { description: 'the sources', content: json(SourcesSchema) }, ...pick(503) },
+    security: READ,
+    responses: { 200: { description: 'the sources', content: json(SourcesSchema) }, ...pick(401, 503) },
   });
+  registry.registerPath({
+    method: 'post',
+    path: '/mcp',
+    summary: 'The Model Context Protocol over Streamable HTTP, stateless: tools retrieve, answer, compare and explain (docs/mcp.md)',
+    description:
+      'One JSON-RPC message per POST, answered as JSON; no session. A failed tool call is a result with isError (the REST error as structuredContent.error), not an HTTP error.',
+    security: READ,
+    request: {
+      headers: z.object({ accept: z.literal('application/json, text/event-stream').describe('MCP clients accept both') }),
+      body: { required: true, content: json(McpMessage) },
+    },
+    responses: {
+      200: { description: 'the JSON-RPC response (a result, or a JSON-RPC error)', content: json(McpResponse) },
+      202: { description: 'a notification, accepted' },
+      // The body parser and the key guard answer as the REST API does, the MCP transport as JSON-RPC.
+      ...Object.fromEntries(([400, 401, 406, 413, 415, 503] as const).map((c) => [c, { ...E[c], content: json(z.union([ErrorSchema, McpResponse])) }])),
+    },
+  });
+  for (const method of ['get', 'delete'] as const) {
+    registry.registerPath({
+      method,
+      path: '/mcp',
+      summary: 'Not served: the MCP endpoint keeps no session (405, Allow: POST)',
+      responses: { ...pick(405) },
+    });
+  }
   registry.registerPath({
     method: 'delete',
     path: '/v1/documents/{id}',

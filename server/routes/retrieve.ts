@@ -2,10 +2,17 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { clientGone, jsonBody, parseBody, route } from '../http/handlers.js';
 import { modeSchema, questionFields } from '../http/schemas.js';
-import { embedQuestion, retrieveTimed, validateParams, withFilter } from '../retrieval/service.js';
+import { embedQuestion, retrieveTimed, type TimedResult, validateParams, withFilter } from '../retrieval/service.js';
 import type { Services } from '../services.js';
 
 export const RetrieveBody = z.object({ ...questionFields, mode: modeSchema.default('gated'), explain: z.boolean().optional() }).strict();
+
+/** One retrieval from a parsed body: POST /v1/retrieve and the MCP tool `retrieve` (routes/mcp-tools.ts). */
+export async function runRetrieve(svc: Services, body: z.infer<typeof RetrieveBody>, signal?: AbortSignal): Promise<TimedResult> {
+  const params = withFilter(validateParams(body.mode, body.params), body.filter);
+  const q = await embedQuestion(svc.embedder, body);
+  return retrieveTimed(svc.retriever, { mode: body.mode, question: body.question, ...q, params, explain: body.explain }, signal);
+}
 
 /** POST /v1/retrieve: one question, one mode, one statement. */
 export function retrieveRouter(svc: Services): Router {
@@ -14,15 +21,7 @@ export function retrieveRouter(svc: Services): Router {
     '/v1/retrieve',
     jsonBody,
     route(async (req, res) => {
-      const body = parseBody(RetrieveBody, req.body);
-      const params = withFilter(validateParams(body.mode, body.params), body.filter);
-      const q = await embedQuestion(svc.embedder, body);
-      const result = await retrieveTimed(
-        svc.retriever,
-        { mode: body.mode, question: body.question, ...q, params, explain: body.explain },
-        clientGone(req, res),
-      );
-      res.json(result);
+      res.json(await runRetrieve(svc, parseBody(RetrieveBody, req.body), clientGone(req, res)));
     }),
   );
   return router;
