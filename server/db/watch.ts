@@ -57,7 +57,10 @@ export class DatabaseWatch {
     const session = this.driver.session({ database: this.opts.database, defaultAccessMode: 'READ' });
     let timeout: NodeJS.Timeout | undefined;
     try {
-      const probe = session.run('RETURN gds.graph.exists($graphName) AS exists', { graphName: this.opts.graphName }, { timeout: Math.max(1000, 4 * interval) });
+      // While the database is down, the cheapest statement: the first GDS call on a JVM that has just
+      // started loads GDS and can outlast the probe's bound, which would keep the server waiting.
+      const text = this.reachable === false ? 'RETURN null AS exists' : 'RETURN gds.graph.exists($graphName) AS exists';
+      const probe = session.run(text, { graphName: this.opts.graphName }, { timeout: Math.max(1000, 4 * interval) });
       const res = await Promise.race([
         probe,
         new Promise<never>((_, reject) => {
@@ -71,6 +74,7 @@ export class DatabaseWatch {
       this.reachable = true;
       if (wasDown) this.opts.onUp?.();
       if (res.records[0]?.get('exists') === false) this.opts.onProjectionMissing?.();
+      // (null: not checked on this poll; the next one checks.)
     } catch (e) {
       if (classifyDbError(e) === 'unavailable') {
         if (this.reachable !== false) this.opts.onDown?.(String((e as Error)?.message ?? e).split('\n')[0]!);

@@ -10,6 +10,7 @@ export function healthRouter(svc: Services): Router {
     '/v1/health',
     route(async (_req, res) => {
       const h = await health(svc.store, svc.embedder, svc.config.pprGraphName);
+      if (svc.readiness) h.modes = svc.readiness();
       res.status(h.status === 'unavailable' ? 503 : 200).json(h);
     }),
   );
