@@ -81,11 +81,13 @@ function startServerProcess(log: string[]): ChildProcess {
   return child;
 }
 
+/** Until every mode answers: health 200 and, where the server reports them, every mode ready. */
 async function waitReady(deadlineMs: number): Promise<void> {
   const deadline = Date.now() + deadlineMs;
   while (Date.now() < deadline) {
     const res = await fetch(`${BASE}/v1/health`).catch(() => undefined);
-    if (res?.status === 200) return;
+    const body = res?.status === 200 ? ((await res.json()) as { modes?: Record<string, string> }) : undefined;
+    if (body && Object.values(body.modes ?? {}).every((m) => m === 'ready')) return;
     await new Promise((r) => setTimeout(r, 1000));
   }
   throw new Error('the server did not become ready');
@@ -168,7 +170,7 @@ async function oneRun(run: number, log: string[]): Promise<Record<string, unknow
         return {};
       }
     })
-    .filter((l) => l.time && l.time >= upAt && /answers again|planned|warmed up|projection/.test(l.msg ?? ''))
+    .filter((l) => l.time && l.time >= upAt && /answers again|unreachable|planned|tried|warmed up|cancelled|projection/.test(l.msg ?? ''))
     .map(
       (l) => `${((l.time! - upAt) / 1000).toFixed(1)} s ${l.msg}${l.mode ? ` ${l.mode} (${l.ms} ms)` : ''}${l.byMode ? ` ${JSON.stringify(l.byMode)}` : ''}`,
     );
@@ -199,7 +201,11 @@ async function main(): Promise<void> {
   try {
     await waitReady(900_000);
     const results = [];
-    for (let i = 1; i <= runs; i++) results.push(await oneRun(i, log));
+    for (let i = 1; i <= runs; i++) {
+      results.push(await oneRun(i, log));
+      // The next run starts from a server that has planned everything again.
+      await waitReady(900_000);
+    }
     console.log(`\n| run | ${NAMES.join(' | ')} | requests | socket errors | statuses |`);
     console.log(`|---|${NAMES.map(() => '---|').join('')}---|---|---|`);
     for (const r of results as { run: number; recoverySeconds: Record<string, number | null>; requests: number; socketErrors: string[]; statuses: object }[]) {

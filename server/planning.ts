@@ -63,7 +63,12 @@ export interface WarmUpOptions {
   onPlanned?: (mode: Mode) => void;
   /** A stored passage embedding: the question vector of the warm-up statements (read from the graph when absent). */
   embedding?: number[];
+  /** False once the database went away again: this warm-up stops, and touches neither `cold` nor the plans. */
+  current?: () => boolean;
 }
+
+/** A warm-up overtaken by an outage: its plans are lost with the restart. */
+class Cancelled extends Error {}
 
 /**
  * Plans every mode's statement: the default mode alone first, then the others on LANES lanes.
@@ -73,12 +78,14 @@ export interface WarmUpOptions {
 export async function warmUp(svc: Services, opts: WarmUpOptions = {}): Promise<number[] | undefined> {
   const t0 = performance.now();
   const { cold, onPlanned } = opts;
+  const current = opts.current ?? (() => true);
   // A database that has just come back may refuse a query or two: retry those (never a statement's own failure).
   const retrying = async <T>(work: () => Promise<T>): Promise<T> => {
     for (;;) {
       try {
         return await work();
       } catch (e) {
+        if (!current()) throw new Cancelled('the database went away again');
         if (classifyDbError(e) !== 'unavailable' || performance.now() - t0 > WARM_UP_TIMEOUT_MS) throw e;
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -87,13 +94,18 @@ export async function warmUp(svc: Services, opts: WarmUpOptions = {}): Promise<n
   const ms: Record<string, number> = {};
   const plan = async (mode: Mode, embedding: number[]) => {
     const t1 = performance.now();
-    await retrying(() => planStatement(svc, mode, embedding)).then(
-      () => svc.retriever.notePlanned(mode),
-      (e) => svc.logger.debug({ mode, err: String((e as Error).message).slice(0, 200) }, 'warm-up statement failed'),
+    const failure = await retrying(() => planStatement(svc, mode, embedding)).then(
+      () => undefined,
+      (e: Error) => e,
     );
+    if (!current()) throw new Cancelled('the database went away again');
     ms[mode] = Math.round(performance.now() - t1);
+    // A statement that failed after planning (ppr before its projection exists) is planned too;
+    // one that could not run at all is planned by its first request (Retriever.firstPlan).
+    if (!failure) svc.retriever.notePlanned(mode);
+    else svc.logger.debug({ mode, err: String(failure.message).slice(0, 200) }, 'warm-up statement failed');
     cold?.delete(mode);
-    svc.logger.info({ mode, ms: ms[mode], sinceStart: Math.round(performance.now() - t0) }, 'statement planned');
+    svc.logger.info({ mode, ms: ms[mode], sinceStart: Math.round(performance.now() - t0) }, failure ? 'statement tried' : 'statement planned');
     onPlanned?.(mode);
   };
   try {
@@ -108,12 +120,15 @@ export async function warmUp(svc: Services, opts: WarmUpOptions = {}): Promise<n
     svc.logger.info({ ms: Math.round(performance.now() - t0), byMode: ms }, 'statements warmed up');
     return embedding;
   } catch (e) {
-    svc.logger.debug({ err: String((e as Error).message).slice(0, 200) }, 'warm-up skipped');
+    svc.logger.debug({ err: String((e as Error).message).slice(0, 200) }, e instanceof Cancelled ? 'warm-up cancelled' : 'warm-up skipped');
     return undefined;
   } finally {
-    // Whatever was not planned is planned by its first request (Retriever.firstPlan).
-    for (const mode of cold ?? []) onPlanned?.(mode);
-    cold?.clear();
+    // Whatever was not planned is planned by its first request (Retriever.firstPlan); a cancelled
+    // warm-up leaves `cold` to the one that replaced it.
+    if (current()) {
+      for (const mode of cold ?? []) onPlanned?.(mode);
+      cold?.clear();
+    }
   }
 }
 
@@ -152,12 +167,14 @@ export class ServedRetriever extends Retriever {
 }
 
 /**
- * Runs warmUp for the server, one at a time: at start-up and after each outage (every mode cold
- * again, the default first). While the default mode plans, the ppr projection's rebuild waits
- * (`holdProjection`): on a 2-core machine a GDS projection beside the plan slows the plan down.
+ * Runs warmUp for the server: at start-up and after each outage (every mode cold again, the
+ * default first). An outage cancels the warm-up in progress (`cancel`): the restart loses its
+ * plans, and the warm-up after it starts again from the default mode. While the default mode
+ * plans, the ppr projection's rebuild waits (`holdProjection`): on a 2-core machine a GDS
+ * projection beside the plan slows the plan down.
  */
 export class Replanner {
-  private warming = false;
+  private generation = 0;
   /** The question vector of the warm-up statements, read from the graph once. */
   private embedding: number[] | undefined;
   holdProjection = false;
@@ -167,22 +184,26 @@ export class Replanner {
     private readonly retriever: ServedRetriever,
   ) {}
 
-  /** Plans every statement again; false when a warm-up already runs (it plans what is still cold). */
-  run(onPlanned?: (mode: Mode) => void): Promise<void> | false {
+  /** The database went away: the warm-up in progress stops at its next step. */
+  cancel(): void {
+    this.generation++;
+    this.holdProjection = false;
+  }
+
+  /** Plans every statement again, the default mode first; settles when every mode is planned (or tried). */
+  run(onPlanned?: (mode: Mode) => void): Promise<void> {
+    const generation = ++this.generation;
+    const current = () => generation === this.generation;
     this.retriever.forgetPlans();
-    if (this.warming) return false;
-    this.warming = true;
     this.holdProjection = DEFAULT_MODE !== 'ppr';
     for (const mode of MODE_NAMES) this.retriever.cold.add(mode);
     const planned = (mode: Mode) => {
       if (mode === DEFAULT_MODE) this.holdProjection = false;
       onPlanned?.(mode);
     };
-    return warmUp(this.svc, { cold: this.retriever.cold, embedding: this.embedding, onPlanned: planned })
-      .then((e) => void (this.embedding = e ?? this.embedding))
-      .finally(() => {
-        this.warming = false;
-        this.holdProjection = false;
-      });
+    return warmUp(this.svc, { cold: this.retriever.cold, embedding: this.embedding, onPlanned: planned, current }).then((e) => {
+      this.embedding = e ?? this.embedding;
+      if (current()) this.holdProjection = false;
+    });
   }
 }

@@ -352,11 +352,13 @@ function watchDatabase(svc: Services, replanner: Replanner): DatabaseWatch {
     database: svc.store.database,
     graphName: svc.config.pprGraphName,
     intervalMs: WATCH_INTERVAL_MS,
-    onDown: (err) => svc.logger.warn({ err }, 'database unreachable: retrieval answers 503 until it is back'),
+    onDown: (err) => {
+      svc.logger.warn({ err }, 'database unreachable: retrieval answers 503 until it is back');
+      replanner.cancel();
+    },
     onUp: () => {
       svc.logger.info({ first: DEFAULT_MODE }, 'database answers again: re-planning the statements, then rebuilding the ppr projection');
-      const run = replanner.run((mode) => mode === DEFAULT_MODE && heal());
-      if (run) void run.finally(heal);
+      void replanner.run((mode) => mode === DEFAULT_MODE && heal()).finally(heal);
       heal();
     },
     onProjectionMissing: heal,

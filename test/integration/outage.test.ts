@@ -181,7 +181,10 @@ test('a stop and a start under load: only 200 and 503 + Retry-After, no socket e
   // The projection manager's and health's states over time (for the report).
   const events: string[] = [];
   let last = '';
+  const readiness: { at: number; modes: Record<string, string> }[] = [];
   const watch = setInterval(() => {
+    const modes = svc.readiness?.();
+    if (modes) readiness.push({ at: Date.now(), modes });
     const m = svc.retriever.projection;
     const now = `building=${m.building} error=${m.lastError ?? ''} modes=${JSON.stringify(svc.readiness?.())}`.slice(0, 240);
     if (now !== last) events.push(`${((Date.now() - t00) / 1000).toFixed(1)}s ${now}`);
@@ -260,6 +263,9 @@ test('a stop and a start under load: only 200 and 503 + Retry-After, no socket e
   // Gated, the default mode, is planned first: back within the budget of Neo4j answering again.
   expect({ gatedRecoveryMs: firstOk('gated') ? firstOk('gated')!.end - upAt : 'never' }).toEqual({ gatedRecoveryMs: expect.any(Number) });
   expect(firstOk('gated')!.end - upAt).toBeLessThanOrEqual(GATED_RECOVERY_MS);
+  // The default mode is planned first: the first moment after the restart that any mode was ready, gated was.
+  const firstReady = readiness.find((r) => r.at >= upAt && Object.values(r.modes).includes('ready'));
+  expect(firstReady?.modes.gated).toBe('ready');
   // Health says which modes answer: all of them, now.
   expect(healthAfter.modes).toEqual({ gated: 'ready', ppr: 'ready', vector: 'ready', hybrid: 'ready' });
 }, 900_000);
