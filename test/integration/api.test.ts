@@ -169,6 +169,22 @@ describe('document endpoints', () => {
     expect(wrong.status).toBe(401);
   });
 
+  test('DELETE needs the API key: without one, or with a wrong one, the document stays', async () => {
+    const doc = { id: 'api-doc-keep', title: 'Ada Lovelace', text: 'Ada Lovelace wrote the first published program.' };
+    expect((await postJson(`${keyed.url}/v1/documents`, { documents: [doc] }, { 'x-api-key': 'test-api-key' })).status).toBeLessThan(300);
+    const count = async () =>
+      Number((await keyed.driver.executeQuery("MATCH (d:Document {id: 'api-doc-keep'}) RETURN count(d) AS n", {}, { database: 'neo4j' })).records[0]!.get('n'));
+    const url = `${keyed.url}/v1/documents/api-doc-keep`;
+    const none = await fetch(url, { method: 'DELETE' });
+    const wrong = await fetch(url, { method: 'DELETE', headers: { 'x-api-key': 'test-api-keY' } });
+    const disabled = await fetch(`${srv.url}/v1/documents/api-doc-keep`, { method: 'DELETE', headers: { 'x-api-key': 'test-api-key' } });
+    expect([none.status, wrong.status, disabled.status]).toEqual([401, 401, 403]);
+    expect(((await none.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
+    expect(await count()).toBe(1);
+    expect((await fetch(url, { method: 'DELETE', headers: { 'x-api-key': 'test-api-key' } })).status).toBe(204);
+    expect(await count()).toBe(0);
+  });
+
   test('POST adds documents with counts, validates them, and DELETE removes them', async () => {
     const bad = await postJson(`${keyed.url}/v1/documents`, { documents: [{ title: 'no text' }] }, { 'x-api-key': 'test-api-key' });
     expect(bad.status).toBe(400);
