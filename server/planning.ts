@@ -22,8 +22,9 @@ const WARM_UP_TIMEOUT_MS = 120_000;
 const CHEAPEST_FIRST: Mode[] = ['vector', 'hybrid', 'ppr', 'gated'];
 /**
  * Statements planned side by side once the default mode's plan is done. Neo4j plans one statement
- * on one thread: two lanes use both cores of a 2-core machine. The default mode plans alone, first:
- * measured (bench/reports/recovery/outage-2026-12-01), a second plan beside it slows it down.
+ * on one thread: two lanes use both cores of a 2-core machine. The default mode plans alone, first,
+ * so that nothing else competes with it for the CPU (a cold JVM also compiles and collects on the
+ * other core meanwhile).
  */
 const LANES = 2;
 

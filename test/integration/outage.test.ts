@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import path from 'node:path';
 import neo4j, { type Driver } from 'neo4j-driver';
 import pino from 'pino';
@@ -266,6 +267,16 @@ test('a stop and a start under load: only 200 and 503 + Retry-After, no socket e
   // The default mode is planned first: the first moment after the restart that any mode was ready, gated was.
   const firstReady = readiness.find((r) => r.at >= upAt && Object.values(r.modes).includes('ready'));
   expect(firstReady?.modes.gated).toBe('ready');
+  // Idle keep-alive connections outlive any Retry-After (Node's default 5 s equalled it): the hint says so.
+  const keepAlive = await new Promise<string | undefined>((resolve, reject) =>
+    http
+      .get(`${srv.url}/v1/health`, (res) => {
+        res.resume();
+        resolve(String(res.headers['keep-alive']));
+      })
+      .on('error', reject),
+  );
+  expect(keepAlive).toBe('timeout=65');
   // Health says which modes answer: all of them, now.
   expect(healthAfter.modes).toEqual({ gated: 'ready', ppr: 'ready', vector: 'ready', hybrid: 'ready' });
 }, 900_000);
