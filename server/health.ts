@@ -15,6 +15,8 @@ export interface Health {
   migrations?: { applied: number; pending: string[] };
   indexes?: { name: string; type: string; state: string; populationPercent: number }[];
   projection?: ProjectionState | { error: string };
+  /** Per mode: ready, planning (503 + Retry-After until its statement is planned) or database_down. */
+  modes?: Record<string, 'ready' | 'planning' | 'database_down'>;
   /** Absent only while the server starts (the local model may still be downloading). */
   embedder?: { id: string; dimension: number };
 }

@@ -5,6 +5,10 @@ import type { Extractor } from './extractors/types.js';
 import type { GraphStore } from './graph/store.js';
 import type { Logger } from './logger.js';
 import type { Retriever } from './retrieval/client.js';
+import type { Mode } from './retrieval/params.js';
+
+/** Per mode, whether retrieval answers: ready, planning (503 until its statement is planned) or database_down. */
+export type ModeReadiness = Record<Mode, 'ready' | 'planning' | 'database_down'>;
 
 /**
  * Everything a request handler or a CLI command needs, assembled once by
@@ -22,4 +26,6 @@ export interface Services {
   generator: () => Promise<Generator>;
   /** The server's database watchdog found the database unreachable on its last probe (unset: unknown). */
   databaseDown?: () => boolean;
+  /** The server's per-mode readiness, which GET /v1/health reports (unset outside the server). */
+  readiness?: () => ModeReadiness;
 }

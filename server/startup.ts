@@ -3,7 +3,6 @@
  * and the tests share; startServer is the `serve` sequence.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -11,7 +10,6 @@ import { createGenerator, type Generator } from './answer/index.js';
 import express from 'express';
 import { createApp } from './app.js';
 import { ROOT, type Config } from './config.js';
-import { classifyDbError } from './db/driver.js';
 import { ensureEmbedder } from './db/embedder-guard.js';
 import { migrate, type MigrationResult } from './db/migrate.js';
 import { DatabaseWatch } from './db/watch.js';
@@ -21,7 +19,7 @@ import { createExtractor } from './extractors/index.js';
 import type { Extractor } from './extractors/types.js';
 import { GraphStore } from './graph/store.js';
 import { Startup } from './health.js';
-import { AppError, databaseUnreachable, dbError } from './errors.js';
+import { AppError } from './errors.js';
 import { errorHandler } from './http/errors.js';
 import { requestId } from './http/request-id.js';
 import { ingestPath, progressBar, walkedTypes } from './ingest/index.js';
@@ -29,13 +27,12 @@ import { ensureFactIndexes } from './db/fact-indexes.js';
 import type { Progress } from './ingest/types.js';
 import { createLogger, type Logger } from './logger.js';
 import { observeResponses } from './metrics.js';
-import { Retriever, toDriverParams } from './retrieval/client.js';
+import { Retriever } from './retrieval/client.js';
 import { ensureProjection } from './retrieval/projection.js';
 import { loadingHealthRouter } from './routes/health.js';
 import { metricsRouter } from './routes/metrics.js';
 import type { Services } from './services.js';
-import { MODES, type Mode } from './retrieval/params.js';
-import { CYPHER_DIR } from './retrieval/render.js';
+import { DEFAULT_MODE, Replanner, ServedRetriever } from './planning.js';
 
 export interface ServiceOverrides {
   embedder?: Embedder;
@@ -153,101 +150,6 @@ export async function loadDemoIfEmpty(svc: Services, onProgress?: (p: Progress) 
   return true;
 }
 
-/** The longest a warm-up statement may run (planning a long statement on a cold, busy JVM takes seconds). */
-const WARM_UP_TIMEOUT_MS = 120_000;
-/** Cheapest plan first: each mode opens as soon as its own statement is planned. */
-const WARM_ORDER: Mode[] = ['vector', 'hybrid', 'ppr', 'gated'];
-
-/**
- * Plans a mode's statement: runs it once, exactly as the Retriever does (same text, same parameter
- * types, so the same query-cache entry), but without QUERY_TIMEOUT_MS. Planning the long
- * statements takes seconds on a cold JVM (bench/reports/code-notes/design-figures-2026-12-01); a request's timeout would abort the plan, and every request
- * after it would start planning again. A failure of the statement itself (ppr before its
- * projection exists) still leaves the plan cached.
- */
-async function planStatement(svc: Services, mode: Mode, embedding: number[]): Promise<void> {
-  const text = fs.readFileSync(path.join(CYPHER_DIR, MODES[mode].file), 'utf8');
-  const params: Record<string, unknown> = { ...svc.retriever.effectiveParams(mode), question: 'warm up', questionEmbedding: embedding };
-  const driverParams = toDriverParams(params);
-  const session = svc.store.driver.session({ database: svc.store.database, defaultAccessMode: 'READ' });
-  try {
-    const tx = await session.beginTransaction({ timeout: WARM_UP_TIMEOUT_MS });
-    try {
-      await tx.run(text, driverParams);
-      await tx.commit();
-    } catch (e) {
-      await tx.rollback().catch(() => undefined);
-      throw e;
-    }
-  } finally {
-    await session.close();
-  }
-}
-
-/**
- * Plans every mode's statement before retrieval is opened to clients, and again when the database
- * is back after an outage (its query cache is gone), one at a time (on 2 cores parallel plans only
- * slow each other down). `cold` holds the modes still to plan: ServedRetriever answers 503 for
- * them meanwhile, so clients do not start the same plan N times over. Failures are only logged.
- */
-async function warmUp(svc: Services, cold?: Set<Mode>): Promise<void> {
-  const t0 = performance.now();
-  // A database that has just come back may refuse a query or two: retry those (never a statement's own failure).
-  const retrying = async <T>(work: () => Promise<T>): Promise<T> => {
-    for (;;) {
-      try {
-        return await work();
-      } catch (e) {
-        if (classifyDbError(e) !== 'unavailable' || performance.now() - t0 > WARM_UP_TIMEOUT_MS) throw e;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
-  };
-  try {
-    const res = await retrying(() => svc.store.read('MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding AS e LIMIT 1'));
-    const embedding = res.records[0]?.get('e') as number[] | undefined;
-    if (!embedding || embedding.length !== svc.embedder.dimension) return;
-    const ms: Record<string, number> = {};
-    for (const mode of WARM_ORDER) {
-      const t1 = performance.now();
-      await retrying(() => planStatement(svc, mode, embedding)).then(
-        () => svc.retriever.notePlanned(mode),
-        (e) => svc.logger.debug({ mode, err: String((e as Error).message).slice(0, 200) }, 'warm-up statement failed'),
-      );
-      ms[mode] = Math.round(performance.now() - t1);
-      cold?.delete(mode);
-    }
-    svc.logger.info({ ms: Math.round(performance.now() - t0), byMode: ms }, 'statements warmed up');
-  } catch (e) {
-    svc.logger.debug({ err: String((e as Error).message).slice(0, 200) }, 'warm-up skipped');
-  } finally {
-    cold?.clear();
-  }
-}
-
-/**
- * The server's Retriever: while the watchdog finds the database down, and while the database is
- * back from an outage and a mode's statement is being planned again (warmUp), retrieval answers
- * 503 with Retry-After (DB_CONDITIONS) at once instead of a request that hangs or starts one more copy of the
- * same plan.
- */
-class ServedRetriever extends Retriever {
-  readonly cold = new Set<Mode>();
-  /** The watchdog's last probe failed: the database is down or still starting. */
-  down: () => boolean = () => false;
-
-  override retrieve(...args: Parameters<Retriever['retrieve']>): ReturnType<Retriever['retrieve']> {
-    const mode = args[0].mode;
-    // A database that is starting accepts Bolt connections but holds queries until it serves
-    // (then they time out: a 504 seconds later); while the watchdog's probe fails, answer 503 at once.
-    if (this.down()) return Promise.reject(databaseUnreachable());
-    if (this.cold.has(mode)) {
-      return Promise.reject(dbError('replanning', mode));
-    }
-    return super.retrieve(...args);
-  }
-}
-
 /**
  * While the server starts: health (status loading, phase, progress), metrics, the page and its
  * script; every API request gets 503 `starting` with Retry-After.
@@ -285,6 +187,21 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * How long an idle keep-alive connection stays open: longer than the longest Retry-After this
+ * server sends (30 s, a projection build) plus a margin. Node's default, 5 s, equals the
+ * Retry-After of a database outage: a client that waited as told and reused its connection wrote
+ * into a socket the server was closing at that very moment, and got no HTTP answer at all
+ * (docs/recovery.md). Clients that read the Keep-Alive hint close theirs a little earlier.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/** Keep-alive connections outlive any Retry-After; the headers timeout stays above the keep-alive one. */
+function keepConnections(server: http.Server): void {
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
+}
+
 /** How often the server checks that the database answers and the ppr projection exists. */
 const WATCH_INTERVAL_MS = 500;
 
@@ -304,6 +221,7 @@ export async function startServer(config: Config, overrides: ServiceOverrides = 
   const startup = new Startup();
   let handler: http.RequestListener = loadingApp(startup, logger);
   const server = http.createServer((req, res) => handler(req, res));
+  keepConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -355,15 +273,23 @@ export async function startServer(config: Config, overrides: ServiceOverrides = 
     const full: Services = { ...base, config: served, retriever };
     svc = full;
     startup.enter('warm-up');
-    await warmUp(full);
+    const replanner = new Replanner(full, retriever);
+    // The API opens the moment the default mode is planned; the others answer 503 + Retry-After until theirs are.
+    const open = () => {
+      if (closing || watch) return;
+      handler = createApp(full);
+      startup.enter('ready');
+      const w = watchDatabase(full, replanner);
+      watch = w;
+      retriever.down = () => w.reachable === false;
+      full.databaseDown = retriever.down;
+      full.readiness = () => retriever.readiness();
+      logger.info({ url, seconds: startup.status().elapsedSeconds, ready: DEFAULT_MODE }, 'graph-recall answers');
+    };
+    await replanner.run((mode) => mode === DEFAULT_MODE && open());
     if (closing) throw new Error('closed during start-up');
-    handler = createApp(full);
-    startup.enter('ready');
-    const w = watchDatabase(full, retriever.cold);
-    watch = w;
-    retriever.down = () => w.reachable === false;
-    full.databaseDown = retriever.down;
-    logger.info({ url, seconds: startup.status().elapsedSeconds }, 'graph-recall ready');
+    open();
+    logger.info({ url, seconds: startup.status().elapsedSeconds }, 'graph-recall ready: every mode planned');
     return full;
   })();
   ready.catch((e: unknown) => {
@@ -412,30 +338,30 @@ export async function startServer(config: Config, overrides: ServiceOverrides = 
 }
 
 /**
- * The watchdog of a running server: when the database answers again after an outage, the ppr
- * projection is rebuilt at once (not on the first ppr request) and every statement re-planned;
- * a projection that vanished while the database ran is rebuilt too.
+ * The watchdog of a running server: when the database answers again after an outage, every
+ * statement is planned again, the default mode first, and the ppr projection rebuilt as soon as
+ * the default mode's plan is done (not on the first ppr request); a projection that vanished
+ * while the database ran is rebuilt too.
  */
-function watchDatabase(svc: Services, cold: Set<Mode>): DatabaseWatch {
+function watchDatabase(svc: Services, replanner: Replanner): DatabaseWatch {
   const projection = svc.retriever.projection;
-  let warming = false;
+  const heal = () => {
+    if (projection.wanted && !projection.building && !replanner.holdProjection) projection.heal();
+  };
   return new DatabaseWatch(svc.store.driver, {
     database: svc.store.database,
     graphName: svc.config.pprGraphName,
     intervalMs: WATCH_INTERVAL_MS,
-    onDown: (err) => svc.logger.warn({ err }, 'database unreachable: retrieval answers 503 until it is back'),
+    onDown: (err) => {
+      svc.logger.warn({ err }, 'database unreachable: retrieval answers 503 until it is back');
+      replanner.cancel();
+    },
     onUp: () => {
-      svc.logger.info('database answers again: rebuilding the ppr projection and re-planning the statements');
-      if (projection.wanted) projection.heal();
-      svc.retriever.forgetPlans();
-      if (warming) return;
-      warming = true;
-      for (const mode of WARM_ORDER) cold.add(mode);
-      void warmUp(svc, cold).finally(() => (warming = false));
+      svc.logger.info({ first: DEFAULT_MODE }, 'database answers again: re-planning the statements, then rebuilding the ppr projection');
+      void replanner.run((mode) => mode === DEFAULT_MODE && heal()).finally(heal);
+      heal();
     },
-    onProjectionMissing: () => {
-      if (projection.wanted && !projection.building) projection.heal();
-    },
+    onProjectionMissing: heal,
   }).start();
 }
 

@@ -24,8 +24,14 @@ export interface DatabaseWatchOptions {
   onProjectionMissing?: () => void;
 }
 
+/** The bound of a probe while the database is down. */
+const DOWN_PROBE_MS = 10_000;
+/** Slow probes in a row (past their bound) that make a database that answered count as down. */
+const SLOW_PROBES_DOWN = 3;
+
 export class DatabaseWatch {
   private timer: NodeJS.Timeout | undefined;
+  private slowProbes = 0;
   private stopped = false;
   /** undefined until the first poll settles. */
   reachable: boolean | undefined;
@@ -57,22 +63,31 @@ export class DatabaseWatch {
     const session = this.driver.session({ database: this.opts.database, defaultAccessMode: 'READ' });
     let timeout: NodeJS.Timeout | undefined;
     try {
-      const probe = session.run('RETURN gds.graph.exists($graphName) AS exists', { graphName: this.opts.graphName }, { timeout: Math.max(1000, 4 * interval) });
+      // While the database is down, the cheapest statement: the first GDS call on a JVM that has just
+      // started loads GDS and can outlast the probe's bound, which would keep the server waiting.
+      const down = this.reachable === false;
+      const text = down ? 'RETURN null AS exists' : 'RETURN gds.graph.exists($graphName) AS exists';
+      // The first query of a JVM that has just started is slow on a loaded machine: wait longer for it.
+      const bound = down ? DOWN_PROBE_MS : Math.max(1000, 4 * interval);
+      const probe = session.run(text, { graphName: this.opts.graphName }, { timeout: bound });
       const res = await Promise.race([
         probe,
         new Promise<never>((_, reject) => {
-          timeout = setTimeout(
-            () => reject(Object.assign(new Error('database probe timed out'), { code: 'ServiceUnavailable' })),
-            Math.max(1000, 4 * interval),
-          );
+          timeout = setTimeout(() => reject(Object.assign(new Error('database probe timed out'), { code: 'ServiceUnavailable', slow: true })), bound);
         }),
       ]);
+      this.slowProbes = 0;
       const wasDown = this.reachable === false;
       this.reachable = true;
       if (wasDown) this.opts.onUp?.();
       if (res.records[0]?.get('exists') === false) this.opts.onProjectionMissing?.();
+      // (null: not checked on this poll; the next one checks.)
     } catch (e) {
-      if (classifyDbError(e) === 'unavailable') {
+      // A database that answered and is now slow is busy, not gone: down after SLOW_PROBES_DOWN slow
+      // probes in a row (a refused connection counts at once). A false "down" would answer 503 for
+      // every mode and plan every statement again.
+      const slow = (e as { slow?: boolean }).slow === true && this.reachable === true && ++this.slowProbes < SLOW_PROBES_DOWN;
+      if (classifyDbError(e) === 'unavailable' && !slow) {
         if (this.reachable !== false) this.opts.onDown?.(String((e as Error)?.message ?? e).split('\n')[0]!);
         this.reachable = false;
       }

@@ -10,6 +10,8 @@ export function healthRouter(svc: Services): Router {
     '/v1/health',
     route(async (_req, res) => {
       const h = await health(svc.store, svc.embedder, svc.config.pprGraphName);
+      if (svc.readiness) h.modes = svc.readiness();
+      if (h.status === 'unavailable') res.setHeader('Retry-After', '1');
       res.status(h.status === 'unavailable' ? 503 : 200).json(h);
     }),
   );

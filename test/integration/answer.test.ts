@@ -16,7 +16,7 @@ interface Captured {
   events: EventSourceMessage[];
   comments: string[];
   raw: string;
-  ms: { first?: number; firstToken?: number };
+  ms: { first?: number; firstToken?: number; done?: number };
 }
 
 /** Reads an SSE response with a spec-compliant parser (eventsource-parser), as a client would. */
@@ -38,6 +38,7 @@ async function readSse(
     onEvent: (e) => {
       out.ms.first ??= performance.now() - t0;
       if (e.event === 'token') out.ms.firstToken ??= performance.now() - t0;
+      if (e.event === 'done') out.ms.done = performance.now() - t0;
       out.events.push(e);
     },
     onComment: (c) => out.comments.push(c),
@@ -135,7 +136,13 @@ describe('anthropic generator against a local server speaking the Messages strea
     expect(collapse(names(c))).toEqual(['entities', 'passages', 'token', 'done']);
     expect(c.events.filter((e) => e.event === 'token').length).toBeGreaterThanOrEqual(8);
     expect(c.comments.some((x) => x.trim() === 'heartbeat')).toBe(true);
+    // Incremental: the mock sends one word every 30 ms, so a stream passed through as it arrives puts
+    // at least 5 of those gaps between the first token and done (a buffered answer: none). A lower
+    // bound: a slower machine only widens it.
+    expect(c.ms.done! - c.ms.firstToken!).toBeGreaterThanOrEqual(5 * 30);
     const done = JSON.parse(c.events.at(-1)!.data);
+    // The server's own account agrees: its first token came well before its end.
+    expect(done.timings.totalMs - done.timings.firstTokenMs).toBeGreaterThanOrEqual(5 * 30);
     expect(done.answer).toBe('The Analytical Engine [p-answer], designed by Charles Babbage [p-ada].');
     expect(done.citations).toEqual(['p-answer', 'p-ada']);
     expect(done.usage.outputTokens).toBeGreaterThan(0);

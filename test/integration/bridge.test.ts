@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { CYPHER_DIR } from '../../server/retrieval/render.js';
+import { MODES, type Mode } from '../../server/retrieval/params.js';
 import { AppError } from '../../server/errors.js';
 import { STATUS } from '../../server/http/errors.js';
 import { Retriever } from '../../server/retrieval/client.js';
@@ -184,12 +185,12 @@ test('explain gives the file and a :param block that reproduces the query', asyn
  * What a DBA does in Neo4j Browser: run each `:param name => expression;` line
  * (Browser evaluates the expression with a RETURN), then run the file as it is.
  */
-async function runLikeBrowser(file: string, paramBlock: string) {
+async function runLikeBrowser(file: string, paramBlock: string, evaluated: Record<string, unknown> = {}) {
   // A plain driver (lossless integers), so integer parameters stay integers as in Browser.
   const plain = neo4j.driver(process.env.NEO4J_URI!, neo4j.auth.basic(process.env.NEO4J_USER || 'neo4j', process.env.NEO4J_PASSWORD!));
   const s = plain.session();
   try {
-    const params: Record<string, unknown> = {};
+    const params: Record<string, unknown> = evaluated;
     for (const line of paramBlock.split('\n')) {
       const m = line.replace(/^\/\/ /, '').match(/^:param (\w+) => (.*);$/);
       if (m) params[m[1]] = (await s.run(`RETURN ${m[2]} AS v`, params)).records[0].get('v');
@@ -202,23 +203,32 @@ async function runLikeBrowser(file: string, paramBlock: string) {
   }
 }
 
-test.each(['gated', 'ppr', 'vector'] as const)('the %s file runs unchanged with the explain :param block and gives the API result', async (mode) => {
+test.each(['gated', 'ppr', 'vector', 'hybrid'] as const)('the %s file runs unchanged with the explain :param block and gives the API result', async (mode) => {
   const api = await retriever.retrieve({ mode, questionEmbedding: f.question, question: 'Who worked with Ada Lovelace?', explain: true });
   const browser = await runLikeBrowser(api.explain!.file, api.explain!.params);
   expect(browser.passages.map((p: { id: string }) => p.id)).toEqual(api.passages.map((p) => p.id));
   expect(browser.context).toBe(api.context);
 });
 
-test.each(['retrieve_gated.cypher', 'retrieve_ppr.cypher', 'retrieve_vector.cypher'])(
-  '%s runs as shipped with the :param block in its own header',
-  async (file) => {
+/** Integers read back through the plain driver (neo4j Integer) as numbers, as the API takes them. */
+const plainValue = (v: unknown): unknown => (neo4j.isInt(v) ? (v as { toNumber(): number }).toNumber() : v);
+
+test.each(Object.entries(MODES).map(([mode, m]) => [m.file, mode as Mode] as const))(
+  '%s runs as shipped with the :param block in its own header and gives what the API gives for those values',
+  async (file, mode) => {
     const text = fs.readFileSync(path.join(CYPHER_DIR, file), 'utf8');
     const header = text
       .split('\n')
       .filter((l) => l.startsWith('// :param'))
       .join('\n');
-    const row = await runLikeBrowser(file, header);
+    const evaluated: Record<string, unknown> = {};
+    const row = await runLikeBrowser(file, header, evaluated);
     expect(row.passages.length).toBeGreaterThan(0);
-    expect(typeof row.context).toBe('string');
+    // The same values through the statement runner the API uses: the same passages, scores and context.
+    const { question, questionEmbedding, ...params } = Object.fromEntries(Object.entries(evaluated).map(([k, v]) => [k, plainValue(v)]));
+    const api = await retriever.retrieve({ mode, question: question as string, questionEmbedding: questionEmbedding as number[], params });
+    const ranked = (ps: { id: string; score: number }[]) => ps.map((p) => ({ id: p.id, score: Number(p.score.toFixed(9)) }));
+    expect(ranked(row.passages)).toEqual(ranked(api.passages));
+    expect(row.context).toBe(api.context);
   },
 );

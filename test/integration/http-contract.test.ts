@@ -32,6 +32,7 @@ interface LogLine {
   msg: string;
 }
 const logs: LogLine[] = [];
+let server: http.Server;
 let driver: Driver;
 let embedder: Embedder;
 let url: string;
@@ -61,7 +62,7 @@ beforeAll(async () => {
     extractor: async () => extractor,
     generator: async () => createExtractiveGenerator(),
   });
-  const server = createApp(services).listen(0, '127.0.0.1');
+  server = createApp(services).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   close = async () => {
@@ -267,16 +268,16 @@ test('400 bodies do not echo an oversized value whole', async () => {
 
 test('a client that disconnects mid-body is not logged as an unhandled error', async () => {
   logs.length = 0;
-  await new Promise<void>((resolve) => {
-    const req = http.request(`${url}/v1/retrieve`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '1000' } });
-    req.on('error', () => resolve());
-    req.write('{"question": "half');
-    setTimeout(() => {
-      req.destroy();
-      resolve();
-    }, 200);
-  });
-  await new Promise((r) => setTimeout(r, 300));
+  const received = new Promise<void>((r) => server.once('request', () => r()));
+  const req = http.request(`${url}/v1/retrieve`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '1000' } });
+  const gone = new Promise<void>((resolve) => req.on('error', () => resolve()).on('close', () => resolve()));
+  req.write('{"question": "half');
+  // Cut once the server is reading this request's body: an event, not a delay.
+  await received;
+  req.destroy();
+  await gone;
+  // Then until the server has logged the disconnect (bounded: a failure names itself).
+  for (const deadline = Date.now() + 10_000; !logs.some((l) => /client/.test(l.msg)) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
   expect(logs.filter((l) => l.level >= 50)).toEqual([]);
   expect(logs.some((l) => /client/.test(l.msg))).toBe(true);
 });

@@ -1,7 +1,6 @@
 import type { Driver } from 'neo4j-driver';
 import { loadConfig } from '../../server/config.js';
 import { createHashEmbedder } from '../../server/embedders/hash.js';
-import { setProjectionState } from '../../server/metrics.js';
 import { manageProjection } from '../../server/retrieval/projection.js';
 import { resetGraph, testDriver } from '../support/db.js';
 import { bridgeFixture, loadGraph } from '../support/fixtures.js';
@@ -89,7 +88,10 @@ describe('admission control', () => {
 describe('GET /metrics', () => {
   it('exposes requests by route and status, retrieval latency per mode and phase, admission, ingest and projection series', async () => {
     await postJson(`${srv.url}/v1/compare`, { questionEmbedding: f.question, modes: ['vector', 'hybrid'] });
-    setProjectionState('ready');
+    // The gauge follows the server's projection manager: building while its rebuild runs, ready after.
+    const rebuilt = srv.services.retriever.projection.requestRebuild();
+    expect(sample(await metrics(), 'graph_recall_projection_state{state="building"}')).toBe(1);
+    await rebuilt;
     const text = await metrics();
     expect(sample(text, 'graph_recall_http_requests_total{method="POST",route="/v1/retrieve",status="200"}')).toBeGreaterThanOrEqual(4);
     expect(sample(text, 'graph_recall_http_requests_total{method="POST",route="/v1/retrieve",status="503"}')).toBeGreaterThan(0);

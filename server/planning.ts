@@ -1,0 +1,210 @@
+/**
+ * Planning the retrieval statements, at start-up and again when the database is back after an
+ * outage (a restart loses Neo4j's query cache), and the per-mode readiness that follows from it:
+ * a mode answers the moment its own statement is planned, and 503 + Retry-After until then
+ * (docs/recovery.md).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { classifyDbError } from './db/driver.js';
+import { databaseUnreachable, dbError } from './errors.js';
+import { Retriever, toDriverParams } from './retrieval/client.js';
+import { MODE_NAMES, MODES, type Mode } from './retrieval/params.js';
+import { CYPHER_DIR } from './retrieval/render.js';
+import type { ModeReadiness, Services } from './services.js';
+
+/** The mode a request gets when it names none (POST /v1/retrieve, /v1/answer): planned first. */
+export const DEFAULT_MODE: Mode = 'gated';
+
+/** The longest a warm-up statement may run (planning a long statement on a cold, busy JVM takes seconds). */
+const WARM_UP_TIMEOUT_MS = 120_000;
+/** After the default mode, the others cheapest plan first. */
+const CHEAPEST_FIRST: Mode[] = ['vector', 'hybrid', 'ppr', 'gated'];
+/**
+ * Statements planned side by side once the default mode's plan is done. Neo4j plans one statement
+ * on one thread: two lanes use both cores of a 2-core machine. The default mode plans alone, first,
+ * so that nothing else competes with it for the CPU (a cold JVM also compiles and collects on the
+ * other core meanwhile).
+ */
+const LANES = 2;
+
+/** The planning order: the default mode first, then the others cheapest first. */
+export function planningOrder(defaultMode: Mode = DEFAULT_MODE): Mode[] {
+  return [defaultMode, ...CHEAPEST_FIRST.filter((m) => m !== defaultMode)];
+}
+
+/**
+ * Plans a mode's statement: runs it once, exactly as the Retriever does (same text, same parameter
+ * types, so the same query-cache entry), but without QUERY_TIMEOUT_MS: a request's timeout would
+ * abort the plan, and every request after it would start planning again. A failure of the
+ * statement itself (ppr before its projection exists) still leaves the plan cached.
+ */
+async function planStatement(svc: Services, mode: Mode, embedding: number[]): Promise<void> {
+  const text = fs.readFileSync(path.join(CYPHER_DIR, MODES[mode].file), 'utf8');
+  const params: Record<string, unknown> = { ...svc.retriever.effectiveParams(mode), question: 'warm up', questionEmbedding: embedding };
+  const session = svc.store.driver.session({ database: svc.store.database, defaultAccessMode: 'READ' });
+  try {
+    const tx = await session.beginTransaction({ timeout: WARM_UP_TIMEOUT_MS });
+    try {
+      await tx.run(text, toDriverParams(params));
+      await tx.commit();
+    } catch (e) {
+      await tx.rollback().catch(() => undefined);
+      throw e;
+    }
+  } finally {
+    await session.close();
+  }
+}
+
+export interface WarmUpOptions {
+  /** Modes still to plan: ServedRetriever answers 503 for them; each is removed once planned (or failed). */
+  cold?: Set<Mode>;
+  /** Called as each mode's plan settles (the default mode first). */
+  onPlanned?: (mode: Mode) => void;
+  /** A stored passage embedding: the question vector of the warm-up statements (read from the graph when absent). */
+  embedding?: number[];
+  /** False once the database went away again: this warm-up stops, and touches neither `cold` nor the plans. */
+  current?: () => boolean;
+}
+
+/** A warm-up overtaken by an outage: its plans are lost with the restart. */
+class Cancelled extends Error {}
+
+/**
+ * Plans every mode's statement: the default mode alone first, then the others on LANES lanes.
+ * Failures are only logged. Resolves to the embedding it planned with (kept for the next outage:
+ * one query fewer before the default mode is planned), or undefined when the graph has none.
+ */
+export async function warmUp(svc: Services, opts: WarmUpOptions = {}): Promise<number[] | undefined> {
+  const t0 = performance.now();
+  const { cold, onPlanned } = opts;
+  const current = opts.current ?? (() => true);
+  // A database that has just come back may refuse a query or two: retry those (never a statement's own failure).
+  const retrying = async <T>(work: () => Promise<T>): Promise<T> => {
+    for (;;) {
+      try {
+        return await work();
+      } catch (e) {
+        if (!current()) throw new Cancelled('the database went away again');
+        if (classifyDbError(e) !== 'unavailable' || performance.now() - t0 > WARM_UP_TIMEOUT_MS) throw e;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  };
+  const ms: Record<string, number> = {};
+  const plan = async (mode: Mode, embedding: number[]) => {
+    const t1 = performance.now();
+    const failure = await retrying(() => planStatement(svc, mode, embedding)).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    if (!current()) throw new Cancelled('the database went away again');
+    ms[mode] = Math.round(performance.now() - t1);
+    // A statement that failed after planning (ppr before its projection exists) is planned too;
+    // one that could not run at all is planned by its first request (Retriever.firstPlan).
+    if (!failure) svc.retriever.notePlanned(mode);
+    else svc.logger.debug({ mode, err: String(failure.message).slice(0, 200) }, 'warm-up statement failed');
+    cold?.delete(mode);
+    svc.logger.info({ mode, ms: ms[mode], sinceStart: Math.round(performance.now() - t0) }, failure ? 'statement tried' : 'statement planned');
+    onPlanned?.(mode);
+  };
+  try {
+    const embedding = opts.embedding ?? (await storedEmbedding(svc, retrying));
+    if (!embedding || embedding.length !== svc.embedder.dimension) return undefined;
+    const [first, ...rest] = planningOrder(DEFAULT_MODE);
+    await plan(first!, embedding);
+    const lane = async () => {
+      for (let mode = rest.shift(); mode; mode = rest.shift()) await plan(mode, embedding);
+    };
+    await Promise.all(Array.from({ length: LANES }, lane));
+    svc.logger.info({ ms: Math.round(performance.now() - t0), byMode: ms }, 'statements warmed up');
+    return embedding;
+  } catch (e) {
+    svc.logger.debug({ err: String((e as Error).message).slice(0, 200) }, e instanceof Cancelled ? 'warm-up cancelled' : 'warm-up skipped');
+    return undefined;
+  } finally {
+    // Whatever was not planned is planned by its first request (Retriever.firstPlan); a cancelled
+    // warm-up leaves `cold` to the one that replaced it.
+    if (current()) {
+      for (const mode of cold ?? []) onPlanned?.(mode);
+      cold?.clear();
+    }
+  }
+}
+
+async function storedEmbedding(svc: Services, retrying: <T>(work: () => Promise<T>) => Promise<T>): Promise<number[] | undefined> {
+  const res = await retrying(() => svc.store.read('MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding AS e LIMIT 1'));
+  return res.records[0]?.get('e') as number[] | undefined;
+}
+
+/**
+ * The server's Retriever: while the watchdog finds the database down, and while the database is
+ * back from an outage and a mode's statement is being planned again (warmUp), retrieval answers
+ * 503 with Retry-After 1 at once instead of a request that hangs or starts one more copy of the
+ * same plan.
+ */
+export class ServedRetriever extends Retriever {
+  readonly cold = new Set<Mode>();
+  /** The watchdog's last probe failed: the database is down or still starting. */
+  down: () => boolean = () => false;
+
+  override retrieve(...args: Parameters<Retriever['retrieve']>): ReturnType<Retriever['retrieve']> {
+    const mode = args[0].mode;
+    // A database that is starting accepts Bolt connections but holds queries until it serves
+    // (then they time out: a 504 seconds later); while the watchdog's probe fails, answer 503 at once.
+    if (this.down()) return Promise.reject(databaseUnreachable());
+    if (this.cold.has(mode)) {
+      return Promise.reject(dbError('planning', mode));
+    }
+    return super.retrieve(...args);
+  }
+
+  /** Per mode: ready (answers), planning (503 until its statement is planned) or database_down. */
+  readiness(): ModeReadiness {
+    const down = this.down();
+    return Object.fromEntries(MODE_NAMES.map((m) => [m, down ? 'database_down' : this.cold.has(m) ? 'planning' : 'ready'])) as ModeReadiness;
+  }
+}
+
+/**
+ * Runs warmUp for the server: at start-up and after each outage (every mode cold again, the
+ * default first). An outage cancels the warm-up in progress (`cancel`): the restart loses its
+ * plans, and the warm-up after it starts again from the default mode. While the default mode
+ * plans, the ppr projection's rebuild waits (`holdProjection`): on a 2-core machine a GDS
+ * projection beside the plan slows the plan down.
+ */
+export class Replanner {
+  private generation = 0;
+  /** The question vector of the warm-up statements, read from the graph once. */
+  private embedding: number[] | undefined;
+  holdProjection = false;
+
+  constructor(
+    private readonly svc: Services,
+    private readonly retriever: ServedRetriever,
+  ) {}
+
+  /** The database went away: the warm-up in progress stops at its next step. */
+  cancel(): void {
+    this.generation++;
+    this.holdProjection = false;
+  }
+
+  /** Plans every statement again, the default mode first; settles when every mode is planned (or tried). */
+  run(onPlanned?: (mode: Mode) => void): Promise<void> {
+    const generation = ++this.generation;
+    const current = () => generation === this.generation;
+    this.retriever.forgetPlans();
+    this.holdProjection = DEFAULT_MODE !== 'ppr';
+    for (const mode of MODE_NAMES) this.retriever.cold.add(mode);
+    const planned = (mode: Mode) => {
+      if (mode === DEFAULT_MODE) this.holdProjection = false;
+      onPlanned?.(mode);
+    };
+    return warmUp(this.svc, { cold: this.retriever.cold, embedding: this.embedding, onPlanned: planned, current }).then((e) => {
+      this.embedding = e ?? this.embedding;
+      if (current()) this.holdProjection = false;
+    });
+  }
+}
