@@ -1,10 +1,9 @@
 /**
  * Admission control: at most `concurrency` requests of a kind run at once, at most `queue` more
  * wait (FIFO); past that a request is refused at once with 503 `overloaded` and Retry-After,
- * instead of every request slowing down without bound. Two kinds, each with its own limits:
- * retrievals (POST /v1/retrieve, /v1/answer, /v1/compare) and document writes (POST
- * /v1/documents, DELETE /v1/documents/:id). Everything else (health, metrics, the page,
- * projection) passes through. A slot is released when the response closes (finished, or the
+ * instead of every request slowing down without bound, for retrievals (POST /v1/retrieve,
+ * /v1/answer, /v1/compare). Everything else (health, metrics, the page, projection) passes
+ * through; document writes are jobs, bounded by the job queue's bytes (server/jobs). A slot is released when the response closes (finished, or the
  * client went away); a queued client that goes away leaves the queue.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -12,14 +11,13 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { inFlight, queued, rejected } from '../metrics.js';
 
-export type AdmissionKind = 'retrieve' | 'ingest';
+export type AdmissionKind = 'retrieve';
 
 /** Seconds a refused client is told to wait, per kind. */
-const RETRY_AFTER: Record<AdmissionKind, number> = { retrieve: 1, ingest: 5 };
+const RETRY_AFTER: Record<AdmissionKind, number> = { retrieve: 1 };
 
 export function admissionKind(req: Pick<Request, 'method' | 'path'>): AdmissionKind | undefined {
   if (req.method === 'POST' && (req.path === '/v1/retrieve' || req.path === '/v1/answer' || req.path === '/v1/compare')) return 'retrieve';
-  if ((req.method === 'POST' && req.path === '/v1/documents') || (req.method === 'DELETE' && req.path.startsWith('/v1/documents/'))) return 'ingest';
   return undefined;
 }
 
@@ -88,14 +86,13 @@ export interface Admission extends RequestHandler {
   gates: Record<AdmissionKind, Gate>;
 }
 
-/** The defaults of RETRIEVE_CONCURRENCY, RETRIEVE_QUEUE, INGEST_CONCURRENCY, INGEST_QUEUE (for 2 cores). */
-const DEFAULT_LIMITS: Config['admission'] = { retrieve: { concurrency: 4, queue: 8 }, ingest: { concurrency: 1, queue: 2 } };
+/** The defaults of RETRIEVE_CONCURRENCY, RETRIEVE_QUEUE (for 2 cores). */
+const DEFAULT_LIMITS: Config['admission'] = { retrieve: { concurrency: 4, queue: 8 } };
 
 /** The middleware; mount it before the routers it guards. */
 export function admission(limits: Config['admission'] = DEFAULT_LIMITS): Admission {
   const gates: Record<AdmissionKind, Gate> = {
     retrieve: new Gate('retrieve', limits.retrieve.concurrency, limits.retrieve.queue),
-    ingest: new Gate('ingest', limits.ingest.concurrency, limits.ingest.queue),
   };
   const handler = (req: Request, res: Response, next: NextFunction): void => {
     const kind = admissionKind(req);
@@ -107,11 +104,10 @@ export function admission(limits: Config['admission'] = DEFAULT_LIMITS): Admissi
     const ticket = gate.enter();
     if (!ticket) {
       rejected.inc({ kind });
-      const what = kind === 'retrieve' ? 'retrievals' : 'document writes';
       next(
         new AppError(
           'overloaded',
-          `the server is busy: ${gate.concurrency} ${what} running and ${gate.queue} waiting; retry after ${RETRY_AFTER[kind]} s`,
+          `the server is busy: ${gate.concurrency} retrievals running and ${gate.queue} waiting; retry after ${RETRY_AFTER[kind]} s`,
           undefined,
           RETRY_AFTER[kind],
         ),
