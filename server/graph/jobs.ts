@@ -7,7 +7,7 @@
  * "is the queue empty?" and "release the lease" cannot interleave with an enqueue, and a queued
  * job cannot be both cancelled and started.
  */
-import type { ManagedTransaction } from 'neo4j-driver';
+import neo4j, { type ManagedTransaction } from 'neo4j-driver';
 import type { GraphStore } from './store.js';
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
@@ -129,7 +129,7 @@ export class JobStore {
        WHERE ($status IS NULL OR j.status = $status)
          AND (j.finishedAt IS NULL OR j.finishedAt > datetime() - duration({milliseconds: $retentionMs}))
        RETURN ${VIEW} AS job ORDER BY j.seq DESC LIMIT $limit`,
-      { queue: this.queue, status: opts.status ?? null, retentionMs: opts.retentionMs, limit: opts.limit },
+      { queue: this.queue, status: opts.status ?? null, retentionMs: opts.retentionMs, limit: neo4j.int(opts.limit) },
     );
     return r.records.map((x) => toView(x.get('job')));
   }
