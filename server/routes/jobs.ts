@@ -45,7 +45,28 @@ export function jobError(job: JobView): Error {
   return new Error(`job ${job.id} failed: ${e.message}`);
 }
 
-const ListQuery = z
+/** The job object of a 202 and of GET /v1/jobs/:id (server/graph/jobs.ts JobView), for the OpenAPI document. */
+export const JobSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(['ingest', 'delete']),
+    status: z.enum(['queued', 'running', 'done', 'failed', 'cancelled']),
+    submittedAt: z.string().describe('ISO 8601, by the database clock'),
+    startedAt: z.string().nullable().describe('when the current run began (a resumed job: when it was resumed)'),
+    finishedAt: z.string().nullable(),
+    progress: z.object({ done: z.number().int(), total: z.number().int() }).describe('passages extracted of the documents to write (a delete: 0/1, 1/1)'),
+    documents: z.array(z.string()).describe('the ids of the documents the job writes or deletes'),
+    result: z
+      .record(z.unknown())
+      .nullable()
+      .describe(
+        'done: the counts a 201 from POST /v1/documents carries (documents, passages, entities, relations, synonyms, links, seconds); a delete: {deleted}',
+      ),
+    error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }).nullable().describe('failed: why'),
+  })
+  .describe('a write accepted as a job');
+
+export const ListQuery = z
   .object({
     status: z.enum(['queued', 'running', 'done', 'failed', 'cancelled']).optional(),
     limit: z.coerce.number().int().min(1).max(500).default(50),
