@@ -151,7 +151,7 @@ describe('on the bridge fixture', () => {
     await page.fill('#question', 'What did Charles Babbage design?');
     await page.selectOption('#mode', 'gated');
     await page.selectOption('#compare', 'vector');
-    await page.click('button[type=submit]');
+    await page.click('#ask button[type=submit]');
     for (const mode of ['gated', 'vector']) {
       const col = page.locator(`.col[data-mode=${mode}]`);
       await col.locator('[data-testid=timings]').filter({ hasText: 'first token' }).waitFor({ timeout: 60000 });
@@ -197,7 +197,7 @@ describe('the graph view, on the demo question', () => {
     await expect(page.inputValue('#question')).resolves.toBe(DEMO_QUESTION);
     await page.selectOption('#mode', 'gated');
     await page.selectOption('#compare', 'vector');
-    await page.click('button[type=submit]');
+    await page.click('#ask button[type=submit]');
     const api: Record<string, any> = {};
     for (const mode of ['gated', 'vector']) {
       const col = page.locator(`.col[data-mode=${mode}]`);
