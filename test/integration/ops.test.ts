@@ -145,7 +145,9 @@ test('24 writers at once, two documents each, sharing entity names, and 16 reade
   for (const w of writes.filter((x) => x.status !== 201 && x.status !== 202)) console.log(`writer answer ${w.status} ${w.code}: ${w.message}`);
   expect(writes.map((w) => w.status).filter((s) => s !== 201 && s !== 202)).toEqual([]);
   expect(writes.filter((w) => w.status === 202).length).toBeGreaterThan(0);
+  const t0 = Date.now();
   const jobs = await Promise.all(writes.filter((w) => w.status === 202).map((w) => waitForJob(srv.url, w.location!)));
+  console.log(`the ${jobs.length} jobs were done ${((Date.now() - t0) / 1000).toFixed(0)} s after the last write was answered`);
   expect(jobs.map((j) => j.status).filter((s) => s !== 'done')).toEqual([]);
   writing = false;
   const reads = (await Promise.all(readers)).flat();
