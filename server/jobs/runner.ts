@@ -125,7 +125,9 @@ export class JobRunner {
           if (await this.jobs.acquireLease(this.owner, this.opts.leaseMs)) await this.drain();
         }
       } catch (e) {
-        this.opts.logger.warn({ err: String((e as Error)?.message ?? e).slice(0, 300) }, 'job runner: retrying');
+        // The database is down (the watchdog says so already) or a statement failed: look again at the next poll.
+        const level = transient(e) ? 'debug' : 'warn';
+        this.opts.logger[level]({ err: String((e as Error)?.message ?? e).slice(0, 300) }, 'job runner: retrying');
       }
       await sleep(poll, AbortSignal.any([this.stopping.signal, this.wake.signal]));
     }
