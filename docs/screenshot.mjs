@@ -19,7 +19,7 @@ try {
   await page.goto(url);
   await page.selectOption('#mode', 'gated');
   await page.selectOption('#compare', 'vector');
-  await page.click('button[type=submit]');
+  await page.click('#ask button[type=submit]');
   for (const mode of ['gated', 'vector']) {
     await page.locator(`.col[data-mode=${mode}] [data-testid=timings]`).filter({ hasText: 'first token' }).waitFor({ timeout: 120000 });
   }

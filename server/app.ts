@@ -11,6 +11,7 @@ import { answerRouter } from './routes/answer.js';
 import { compareRouter } from './routes/compare.js';
 import { documentsRouter } from './routes/documents.js';
 import { healthRouter } from './routes/health.js';
+import { jobsRouter } from './routes/jobs.js';
 import { mcpRouter } from './routes/mcp.js';
 import { metricsRouter } from './routes/metrics.js';
 import { openapiRouter } from './routes/openapi.js';
@@ -35,6 +36,7 @@ export function createApp(svc: Services): express.Express {
   app.use(answerRouter(svc));
   app.use(compareRouter(svc));
   app.use(documentsRouter(svc));
+  app.use(jobsRouter(svc));
   app.use(projectionRouter(svc));
   app.use(healthRouter(svc));
   app.use(openapiRouter(svc.embedder));

@@ -131,8 +131,20 @@ export const envSchema = z.object({
   EMBED_QUEUE: doc(int(1, 100000).default('256'), 'embedding batches that may wait for a worker; past it requests get 503 overloaded'),
   RETRIEVE_CONCURRENCY: doc(int(1, 1000).default('4'), 'retrievals (retrieve, answer, compare) run at once'),
   RETRIEVE_QUEUE: doc(int(0, 100000).default('8'), 'retrievals waiting for a slot; past it 503 overloaded with Retry-After'),
-  INGEST_CONCURRENCY: doc(int(1, 100).default('1'), 'document writes (POST and DELETE /v1/documents) run at once'),
-  INGEST_QUEUE: doc(int(0, 10000).default('2'), 'document writes waiting for a slot; past it 503 overloaded with Retry-After'),
+  // Writes as jobs (docs/jobs.md)
+  JOB_SYNC_MAX_BYTES: doc(
+    int(0, 1_000_000_000).default('16384'),
+    'a write whose documents (as JSON) are larger than this answers 202 with a job even when nothing else is queued',
+  ),
+  JOB_QUEUE_BYTES: doc(
+    int(1, 100_000_000_000).default('67108864'),
+    'bytes of queued and running jobs; past it a write answers 503 overloaded with Retry-After',
+  ),
+  JOB_RETENTION_MS: doc(int(1, 100_000_000_000).default('86400000'), 'how long finished jobs stay readable (GET /v1/jobs/:id) before they are dropped'),
+  JOB_LEASE_MS: doc(
+    int(100, 3_600_000).default('15000'),
+    'the job lease of the instance that runs jobs: renewed every third of it; another instance takes over this long after it died',
+  ),
   SHUTDOWN_TIMEOUT_MS: doc(int(0, 600000).default('10000'), 'on SIGTERM/SIGINT, how long in-flight requests may run before the server exits'),
   KEEP_NEO4J: doc(choice(['true', 'false']).default('false'), 'true: leave the embedded Neo4j that `serve` started running when the server exits'),
   // Demo and answers
@@ -194,7 +206,9 @@ export interface Config {
   /** The local embedder's worker threads (0: in the calling thread), ONNX threads each, and queue bound. */
   embed: { workers: number; threads: number; maxQueue: number };
   /** Admission control: requests run at once and waiting, per kind (server/http/admission.ts). */
-  admission: { retrieve: { concurrency: number; queue: number }; ingest: { concurrency: number; queue: number } };
+  admission: { retrieve: { concurrency: number; queue: number } };
+  /** Writes as jobs (server/jobs): the 201/202 rule, the queue's bound, retention and the runner's lease. */
+  jobs: { syncMaxBytes: number; queueBytes: number; retentionMs: number; leaseMs: number };
   /** On SIGTERM/SIGINT, how long in-flight requests may take before the server exits. */
   shutdownTimeoutMs: number;
   /** Leave the embedded Neo4j running when the server exits. */
@@ -253,8 +267,8 @@ export function loadConfig(env: Record<string, string | undefined> = loadDotEnv(
     embed: { workers: e.EMBED_WORKERS, threads: e.EMBED_THREADS, maxQueue: e.EMBED_QUEUE },
     admission: {
       retrieve: { concurrency: e.RETRIEVE_CONCURRENCY, queue: e.RETRIEVE_QUEUE },
-      ingest: { concurrency: e.INGEST_CONCURRENCY, queue: e.INGEST_QUEUE },
     },
+    jobs: { syncMaxBytes: e.JOB_SYNC_MAX_BYTES, queueBytes: e.JOB_QUEUE_BYTES, retentionMs: e.JOB_RETENTION_MS, leaseMs: e.JOB_LEASE_MS },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     keepNeo4j: e.KEEP_NEO4J === 'true',
   };

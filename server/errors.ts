@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
+  | 'conflict' // the resource is not in a state that allows this (a job that is no longer queued cannot be cancelled)
   | 'projection_unavailable' // ppr needs a GDS projection that is missing or stale
   | 'projection_building' // the ppr projection is being (re)built: retry after retryAfterSeconds
   | 'database_unavailable' // the database cannot be reached: retry later

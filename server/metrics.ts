@@ -4,14 +4,14 @@
  * Series (all prefixed graph_recall_):
  *   http_requests_total{method,route,status}, http_request_duration_seconds{method,route}
  *   retrieval_seconds{mode,phase=embed|db|total}       from each retrieval's timings
- *   requests_in_flight{kind}, requests_queued{kind}     admission control (retrieve, ingest)
+ *   requests_in_flight{kind}, requests_queued{kind}     admission control (retrieve)
  *   requests_rejected_total{kind}                      503 overloaded
  *   ingested_documents_total, ingested_passages_total
  *   projection_state{state}                            1 for the current state, 0 for the others
  * plus prom-client's default process metrics (RSS, event-loop lag, GC, ...).
  *
- * /v1/retrieve and /v1/compare retrievals and POST /v1/documents ingests are observed from their
- * JSON responses (`observeResponses`). /v1/answer is not (its timings include the generation, and
+ * /v1/retrieve and /v1/compare retrievals are observed from their JSON responses
+ * (`observeResponses`); ingestion jobs call observeIngest when they finish (server/jobs). /v1/answer is not (its timings include the generation, and
  * its SSE form sends no JSON body): its route calls observeRetrieval after its retrieval. Other
  * callers (the CLI, the bench) may call observeRetrieval / observeIngest / setProjectionState.
  */
@@ -67,7 +67,7 @@ const projection = new client.Gauge({
   labelNames: ['state'] as const,
   registers: [registry],
 });
-for (const k of ['retrieve', 'ingest']) {
+for (const k of ['retrieve']) {
   inFlight.set({ kind: k }, 0);
   queued.set({ kind: k }, 0);
   rejected.inc({ kind: k }, 0);
@@ -111,11 +111,6 @@ function fromBody(req: Request, status: number, body: Json): void {
     for (const [mode, r] of Object.entries(body.results as Record<string, { timings?: RetrievalTimings }>)) {
       if (r?.timings) observeRetrieval(mode, r.timings);
     }
-  } else if (path === '/v1/documents' && req.method === 'POST') {
-    // documents is {read, written, unchanged, replaced} (a count in older responses)
-    const docs = body.documents as number | { written?: number; replaced?: number } | undefined;
-    const written = typeof docs === 'number' ? docs : (docs?.written ?? 0) + (docs?.replaced ?? 0);
-    observeIngest({ documents: written, passages: Number(body.passages) || 0 });
   }
 }
 

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Embedder } from './embedders/types.js';
 import type { Extractor } from './extractors/types.js';
 import type { GraphStore } from './graph/store.js';
+import type { Jobs } from './jobs/index.js';
 import type { Logger } from './logger.js';
 import type { Retriever } from './retrieval/client.js';
 import type { Mode } from './retrieval/params.js';
@@ -24,6 +25,8 @@ export interface Services {
   extractor: () => Promise<Extractor>;
   /** The answer generator for POST /v1/answer, created on first use. */
   generator: () => Promise<Generator>;
+  /** Writes as durable jobs (server/jobs); its runner is started by the server, or by the first write. */
+  jobs: Jobs;
   /** The server's database watchdog found the database unreachable on its last probe (unset: unknown). */
   databaseDown?: () => boolean;
   /** The server's per-mode readiness, which GET /v1/health reports (unset outside the server). */

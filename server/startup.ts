@@ -25,6 +25,7 @@ import { requestId } from './http/request-id.js';
 import { ingestPath, progressBar, walkedTypes } from './ingest/index.js';
 import { ensureFactIndexes } from './db/fact-indexes.js';
 import type { Progress } from './ingest/types.js';
+import { Jobs } from './jobs/index.js';
 import { createLogger, type Logger } from './logger.js';
 import { observeResponses } from './metrics.js';
 import { Retriever } from './retrieval/client.js';
@@ -65,14 +66,16 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const embedder = overrides.embedder ?? (await createEmbedder(config));
   const store = GraphStore.connect(config.neo4j);
+  const extractor = overrides.extractor ?? lazy(() => createExtractor(config));
   return {
     config,
     store,
     retriever: createRetriever(store, config, embedder),
     embedder,
     logger,
-    extractor: overrides.extractor ?? lazy(() => createExtractor(config)),
+    extractor,
     generator: overrides.generator ?? lazy(() => createGenerator(config)),
+    jobs: new Jobs({ config, store, embedder, extractor, logger }),
   };
 }
 
@@ -270,7 +273,7 @@ export async function startServer(config: Config, overrides: ServiceOverrides = 
       pprGraphName: served.pprGraphName,
       cosineFloor: embedder.cosineFloor,
     });
-    const full: Services = { ...base, config: served, retriever };
+    const full: Services = { ...base, config: served, retriever, jobs: new Jobs({ ...base, config: served }) };
     svc = full;
     startup.enter('warm-up');
     const replanner = new Replanner(full, retriever);
@@ -284,6 +287,8 @@ export async function startServer(config: Config, overrides: ServiceOverrides = 
       retriever.down = () => w.reachable === false;
       full.databaseDown = retriever.down;
       full.readiness = () => retriever.readiness();
+      // Jobs left queued or running by an instance that stopped resume here (or on the instance holding the lease).
+      full.jobs.start();
       logger.info({ url, seconds: startup.status().elapsedSeconds, ready: DEFAULT_MODE }, 'graph-recall answers');
     };
     await replanner.run((mode) => mode === DEFAULT_MODE && open());
@@ -310,6 +315,7 @@ export async function startServer(config: Config, overrides: ServiceOverrides = 
   const close = async (): Promise<void> => {
     closing = true;
     watch?.stop();
+    await svc?.jobs.stop();
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
     await svc?.store.close();
@@ -327,7 +333,11 @@ export async function startServer(config: Config, overrides: ServiceOverrides = 
       watch?.stop();
       const stopDb = startedDb && !config.keepNeo4j;
       const parts = svc ?? { store: { close: async () => undefined }, embedder: { close: async () => undefined } };
-      void shutdown(server, { ...parts, logger } as Pick<Services, 'store' | 'embedder' | 'logger'>, { timeoutMs: config.shutdownTimeoutMs, signal, stopDb })
+      void shutdown(server, { ...parts, logger } as Pick<Services, 'store' | 'embedder' | 'logger' | 'jobs'>, {
+        timeoutMs: config.shutdownTimeoutMs,
+        signal,
+        stopDb,
+      })
         .catch((e) => logger.error({ err: String((e as Error)?.message ?? e) }, 'shutdown failed'))
         .finally(() => process.exit(0));
     };
@@ -373,11 +383,13 @@ function watchDatabase(svc: Services, replanner: Replanner): DatabaseWatch {
  */
 export async function shutdown(
   server: http.Server,
-  svc: Pick<Services, 'store' | 'embedder' | 'logger'>,
+  svc: Pick<Services, 'store' | 'embedder' | 'logger'> & { jobs?: Services['jobs'] },
   opts: { timeoutMs: number; signal?: string; stopDb?: boolean },
 ): Promise<void> {
   const log = svc.logger;
   log.info({ signal: opts.signal, timeoutMs: opts.timeoutMs }, 'shutting down: waiting for in-flight requests');
+  // A running job is put back in line at once (this instance's lease released), not waited for.
+  const jobsStopped = svc.jobs?.stop().catch((e: unknown) => log.warn({ err: String((e as Error)?.message ?? e) }, 'could not stop the job runner'));
   const closed = new Promise<void>((r) => server.close(() => r()));
   server.closeIdleConnections();
   // Keep-alive connections that finish a response afterwards are closed as they go idle.
@@ -395,6 +407,7 @@ export async function shutdown(
     server.closeAllConnections();
     await closed;
   }
+  await jobsStopped;
   await svc.store.close();
   await svc.embedder.close?.();
   if (opts.stopDb) stopEmbeddedNeo4j(log);

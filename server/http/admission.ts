@@ -1,10 +1,9 @@
 /**
  * Admission control: at most `concurrency` requests of a kind run at once, at most `queue` more
  * wait (FIFO); past that a request is refused at once with 503 `overloaded` and Retry-After,
- * instead of every request slowing down without bound. Two kinds, each with its own limits:
- * retrievals (POST /v1/retrieve, /v1/answer, /v1/compare) and document writes (POST
- * /v1/documents, DELETE /v1/documents/:id). Everything else (health, metrics, the page,
- * projection) passes through. A slot is released when the response closes (finished, or the
+ * instead of every request slowing down without bound, for retrievals (POST /v1/retrieve,
+ * /v1/answer, /v1/compare). Everything else (health, metrics, the page, projection) passes
+ * through; document writes are jobs, bounded by the job queue's bytes (server/jobs). A slot is released when the response closes (finished, or the
  * client went away); a queued client that goes away leaves the queue.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -13,16 +12,15 @@ import { AppError, dbError } from '../errors.js';
 import { inFlight, queued, rejected } from '../metrics.js';
 import { routePath } from './handlers.js';
 
-export type AdmissionKind = 'retrieve' | 'ingest';
+export type AdmissionKind = 'retrieve';
 
 /** Seconds a refused client is told to wait, per kind. */
-const RETRY_AFTER: Record<AdmissionKind, number> = { retrieve: 1, ingest: 5 };
+const RETRY_AFTER: Record<AdmissionKind, number> = { retrieve: 1 };
 
 export function admissionKind(req: Pick<Request, 'method' | 'path'>): AdmissionKind | undefined {
   // As the router matches it: /V1/RETRIEVE/ is the same endpoint, and takes the same gate.
   const p = routePath(req.path);
   if (req.method === 'POST' && (p === '/v1/retrieve' || p === '/v1/answer' || p === '/v1/compare')) return 'retrieve';
-  if ((req.method === 'POST' && p === '/v1/documents') || (req.method === 'DELETE' && p.startsWith('/v1/documents/'))) return 'ingest';
   return undefined;
 }
 
@@ -90,7 +88,7 @@ export class Gate {
 /** The 503 of a full gate (counted in the rejected metric). */
 function refusal(gate: Gate): AppError {
   rejected.inc({ kind: gate.kind });
-  const what = gate.kind === 'retrieve' ? 'retrievals' : 'document writes';
+  const what = 'retrievals';
   const wait = RETRY_AFTER[gate.kind];
   return new AppError(
     'overloaded',
@@ -128,14 +126,13 @@ export interface Admission extends RequestHandler {
   gates: Record<AdmissionKind, Gate>;
 }
 
-/** The defaults of RETRIEVE_CONCURRENCY, RETRIEVE_QUEUE, INGEST_CONCURRENCY, INGEST_QUEUE (for 2 cores). */
-const DEFAULT_LIMITS: Config['admission'] = { retrieve: { concurrency: 4, queue: 8 }, ingest: { concurrency: 1, queue: 2 } };
+/** The defaults of RETRIEVE_CONCURRENCY, RETRIEVE_QUEUE (for 2 cores). */
+const DEFAULT_LIMITS: Config['admission'] = { retrieve: { concurrency: 4, queue: 8 } };
 
 /** The middleware; mount it before the routers it guards. */
 export function admission(limits: Config['admission'] = DEFAULT_LIMITS): Admission {
   const gates: Record<AdmissionKind, Gate> = {
     retrieve: new Gate('retrieve', limits.retrieve.concurrency, limits.retrieve.queue),
-    ingest: new Gate('ingest', limits.ingest.concurrency, limits.ingest.queue),
   };
   const handler = (req: Request, res: Response, next: NextFunction): void => {
     const kind = admissionKind(req);

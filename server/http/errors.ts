@@ -9,6 +9,7 @@ export const STATUS: Record<ErrorCode, number> = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  conflict: 409,
   projection_unavailable: 409,
   projection_building: 503,
   database_unavailable: 503,

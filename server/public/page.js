@@ -1,4 +1,6 @@
 import { createGraphView, loadCytoscape } from './graph.js';
+import { readFetch } from './keys.js';
+import { setUpUpload } from './upload.js';
 
 // Every SSE event as it arrives ({mode, type, t, data}), for people and for the browser test.
 window.__events = [];
@@ -57,7 +59,7 @@ function column(mode) {
 async function loadSources() {
   const select = document.getElementById('source');
   try {
-    const res = await fetch('/v1/sources');
+    const res = await readFetch('/v1/sources');
     if (!res.ok) return;
     const { sources } = await res.json();
     const chosen = select.value;
@@ -70,9 +72,10 @@ async function loadSources() {
   }
 }
 loadSources();
+setUpUpload(() => loadSources());
 
 async function ask(question, mode, source, c) {
-  const res = await fetch('/v1/answer', {
+  const res = await readFetch('/v1/answer', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
     body: JSON.stringify(source ? { question, mode, filter: { sources: [source] } } : { question, mode }),

@@ -1,12 +1,12 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AppError, databaseUnreachable } from '../errors.js';
-import { clientGone, jsonBody, parseBody, requireApiKey, route } from '../http/handlers.js';
-import { documentSources } from '../graph/lookups.js';
-import { deleteDocument, deriveDocumentId, ingestDocuments, type ReadItem } from '../ingest/index.js';
+import { jsonBody, parseBody, requireApiKey, route } from '../http/handlers.js';
+import { documentSources, knownDocumentHashes } from '../graph/lookups.js';
+import { deriveDocumentId } from '../ingest/index.js';
 import { metadataKeySchema, metadataValueSchema } from '../retrieval/params.js';
-import { projectionManager } from '../retrieval/projection.js';
 import type { Services } from '../services.js';
+import { accepted, awaitJob, jobError, prefersAsync } from './jobs.js';
 
 export const DocumentsBody = z
   .object({
@@ -36,15 +36,14 @@ export const DocumentsBody = z
   })
   .strict();
 
-/** Small-batch ingestion over HTTP (the CLI handles corpora); API key required. */
+/**
+ * Ingestion over HTTP, as jobs (docs/jobs.md); API key required. A write is stored as a job
+ * before it is answered. One that can finish at once (nothing ahead of it, small, no Prefer:
+ * respond-async) is waited for and answered as before (201 with its counts, 204 for a delete);
+ * any other answers 202 with the job and its Location.
+ */
 export function documentsRouter(svc: Services): Router {
   const router = Router();
-  // After a committed write the ppr projection is rebuilt in the background (single-flight, coalesced):
-  // the request answers at once; ppr answers 503 + Retry-After until the rebuild is done.
-  const rebuildProjection = () =>
-    projectionManager(svc.store.driver, { graphName: svc.config.pprGraphName, database: svc.store.database, extraTypes: svc.config.traverseTypes })
-      .requestRebuild()
-      .catch((e: unknown) => svc.logger.warn({ err: String((e as Error)?.message ?? e) }, 'ppr projection rebuild failed; the next ppr request retries'));
   router.post(
     '/v1/documents',
     requireApiKey(svc.config),
@@ -52,39 +51,18 @@ export function documentsRouter(svc: Services): Router {
     route(async (req, res) => {
       const body = parseBody(DocumentsBody, req.body);
       if (svc.databaseDown?.()) throw databaseUnreachable();
-      // Extraction and embedding take seconds per document: stop before the next step when the
-      // client has gone away or the database has (a quick 503, not one after all the embedding).
-      const stop = new AbortController();
-      clientGone(req, res).addEventListener('abort', () => stop.abort(new Error('the client went away')));
-      const watch = setInterval(() => {
-        if (svc.databaseDown?.()) stop.abort(databaseUnreachable());
-      }, 250);
-      async function* items(): AsyncGenerator<ReadItem> {
-        for (const d of body.documents) {
-          yield { document: { id: d.id ?? deriveDocumentId(d.title, d.text), title: d.title, text: d.text, source: d.source, metadata: d.metadata } };
-        }
-      }
-      const summary = await ingestDocuments(
-        {
-          store: svc.store,
-          embedder: svc.embedder,
-          extractor: await svc.extractor(),
-          graphName: svc.config.pprGraphName,
-          extraProjectionTypes: svc.config.traverseTypes,
-        },
-        items(),
-        { strict: true, refreshProjection: false, signal: stop.signal },
-      ).finally(() => clearInterval(watch));
-      if (summary.documents.written > 0 || summary.synonyms > 0) void rebuildProjection();
-      res.status(201).json({
-        documents: summary.documents,
-        passages: summary.passages,
-        entities: summary.entities,
-        relations: summary.relations,
-        synonyms: summary.synonyms,
-        links: summary.links,
-        seconds: summary.seconds,
-      });
+      const documents = body.documents.map((d) => ({
+        id: d.id ?? deriveDocumentId(d.title, d.text),
+        title: d.title,
+        text: d.text,
+        source: d.source,
+        metadata: d.metadata,
+      }));
+      const job = await svc.jobs.submit({ kind: 'ingest', payload: { documents } }, { preferAsync: prefersAsync(req) });
+      const finished = job.atOnce ? await awaitJob(svc, req, res, job.view.id) : undefined;
+      if (finished?.status === 'failed') throw jobError(finished);
+      if (finished?.status !== 'done') return accepted(res, finished ?? job.view);
+      res.status(201).json(finished.result);
     }),
   );
 
@@ -102,8 +80,13 @@ export function documentsRouter(svc: Services): Router {
     route(async (req, res) => {
       const id = String(req.params.id);
       if (svc.databaseDown?.()) throw databaseUnreachable();
-      if (!(await deleteDocument(svc.store, id))) throw new AppError('not_found', `no document with id "${id}"`, 'id');
-      void rebuildProjection();
+      // An unknown id is a 404 at once, not a job.
+      if (!(await knownDocumentHashes(svc.store, [id])).has(id)) throw new AppError('not_found', `no document with id "${id}"`, 'id');
+      const job = await svc.jobs.submit({ kind: 'delete', payload: { id } }, { preferAsync: prefersAsync(req) });
+      const finished = job.atOnce ? await awaitJob(svc, req, res, job.view.id) : undefined;
+      if (finished?.status === 'failed') throw jobError(finished);
+      if (finished?.status !== 'done') return accepted(res, finished ?? job.view);
+      if (finished.result?.deleted === false) throw new AppError('not_found', `no document with id "${id}"`, 'id');
       res.status(204).end();
     }),
   );

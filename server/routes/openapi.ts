@@ -19,6 +19,7 @@ import { MODE_NAMES } from '../retrieval/params.js';
 import { AnswerBody } from './answer.js';
 import { CompareBody } from './compare.js';
 import { DocumentsBody } from './documents.js';
+import { JobSchema, ListQuery } from './jobs.js';
 import { ProjectionBody } from './projection.js';
 import { RetrieveBody } from './retrieve.js';
 
@@ -118,13 +119,35 @@ function document(dimension: number): Record<string, unknown> {
     request: { body: { required: true, content: json(CompareBody.extend({ questionEmbedding: embedding, params: perMode.optional() })) } },
     responses: { 200: { description: "each mode's result, Jaccard@5 and rank correlation@10", content: json(CompareResultSchema) }, ...RETRIEVAL_ERRORS },
   });
+  // Writes are jobs (docs/jobs.md): 201/204 when the write could finish at once, else 202 + Location.
+  const Job = registry.register('Job', JobSchema);
+  const asJob = {
+    description:
+      'accepted as a job (another write ahead of it, larger than JOB_SYNC_MAX_BYTES, or Prefer: respond-async): stored in Neo4j before this answer; poll Location',
+    headers: {
+      Location: { description: '/v1/jobs/{id}', schema: { type: 'string' as const } },
+      'Preference-Applied': { description: 'respond-async, when the request asked for it', schema: { type: 'string' as const } },
+    },
+    content: json(z.object({ job: Job })),
+  };
+  const prefer = z.object({
+    prefer: z.string().optional().describe('respond-async: answer 202 with a job, whatever the size of the write'),
+  });
+  const QUEUE_FULL = {
+    503: { ...E[503], description: `${E[503].description}; or the job queue holds JOB_QUEUE_BYTES (code overloaded)` },
+  };
   registry.registerPath({
     method: 'post',
     path: '/v1/documents',
-    summary: 'Ingest a small batch of documents (API key)',
+    summary: 'Ingest documents, as a job when it cannot finish at once (API key)',
     security: KEYED,
-    request: { body: { required: true, content: json(DocumentsBody) } },
-    responses: { 201: { description: 'ingestion counts', content: json(DocumentsResultSchema) }, ...pick(400, 401, 403, 413, 415, 503, 504) },
+    request: { headers: prefer, body: { required: true, content: json(DocumentsBody) } },
+    responses: {
+      201: { description: 'written at once: ingestion counts', content: json(DocumentsResultSchema) },
+      202: asJob,
+      ...pick(400, 401, 403, 413, 415, 504),
+      ...QUEUE_FULL,
+    },
   });
   registry.registerPath({
     method: 'get',
@@ -164,8 +187,41 @@ function document(dimension: number): Record<string, unknown> {
     path: '/v1/documents/{id}',
     summary: 'Remove a document, its passages and what only they supported (API key)',
     security: KEYED,
-    request: { params: z.object({ id: z.string().min(1).max(1024).describe('the document id') }) },
-    responses: { 204: { description: 'removed' }, ...pick(400, 401, 403, 404, 503) },
+    request: { headers: prefer, params: z.object({ id: z.string().min(1).max(1024).describe('the document id') }) },
+    responses: { 204: { description: 'removed at once' }, 202: asJob, ...pick(400, 401, 403, 404), ...QUEUE_FULL },
+  });
+  const jobId = z.object({ id: z.string().describe('the job id (the Location of its 202)') });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/jobs',
+    summary: 'Recent jobs, newest first (finished ones for JOB_RETENTION_MS)',
+    request: { query: ListQuery },
+    responses: { 200: { description: 'the jobs', content: json(z.object({ jobs: z.array(Job) })) }, ...pick(400, 503) },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/jobs/{id}',
+    summary: "A job's status, progress, and its result or error",
+    request: { params: jobId },
+    responses: {
+      200: { description: 'the job', content: json(z.object({ job: Job })) },
+      404: error('no such job, or it finished more than JOB_RETENTION_MS ago'),
+      ...pick(503),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/v1/jobs/{id}',
+    summary: 'Cancel a queued job (API key)',
+    security: KEYED,
+    request: { params: jobId },
+    responses: {
+      200: { description: 'cancelled: the job', content: json(z.object({ job: Job })) },
+      ...pick(401, 403),
+      404: error('no such job'),
+      409: error('the job is running or has finished: only a queued job can be cancelled'),
+      ...pick(503),
+    },
   });
   registry.registerPath({
     method: 'post',

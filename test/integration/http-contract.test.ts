@@ -296,6 +296,9 @@ describe('GET /v1/openapi.json', () => {
         'POST /v1/compare',
         'POST /v1/documents',
         'DELETE /v1/documents/{id}',
+        'GET /v1/jobs',
+        'GET /v1/jobs/{id}',
+        'DELETE /v1/jobs/{id}',
         'POST /v1/projection',
         'GET /v1/health',
         'GET /v1/openapi.json',
@@ -304,8 +307,10 @@ describe('GET /v1/openapi.json', () => {
     const retrieve = doc.paths['/v1/retrieve'].post;
     expect(Object.keys(retrieve.responses)).toEqual(expect.arrayContaining(['200', '400', '409', '413', '415', '503', '504']));
     expect(retrieve.responses['503'].headers['Retry-After']).toBeDefined();
-    expect(Object.keys(doc.paths['/v1/documents'].post.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '413', '415']));
-    expect(Object.keys(doc.paths['/v1/documents/{id}'].delete.responses)).toEqual(expect.arrayContaining(['204', '400', '401', '403', '404']));
+    expect(Object.keys(doc.paths['/v1/documents'].post.responses)).toEqual(expect.arrayContaining(['201', '202', '400', '401', '403', '413', '415', '503']));
+    expect(Object.keys(doc.paths['/v1/documents/{id}'].delete.responses)).toEqual(expect.arrayContaining(['202', '204', '400', '401', '403', '404']));
+    expect(doc.paths['/v1/documents'].post.responses['202'].headers.Location).toBeDefined();
+    expect(Object.keys(doc.paths['/v1/jobs/{id}'].delete.responses)).toEqual(expect.arrayContaining(['200', '404', '409']));
     expect(Object.keys(doc.paths['/v1/answer'].post.responses['200'].content)).toEqual(['application/json', 'text/event-stream']);
     const text = JSON.stringify(doc);
     expect(text).toContain('"maxLength":20000');

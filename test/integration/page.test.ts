@@ -1,5 +1,6 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Driver } from 'neo4j-driver';
+import { loadConfig } from '../../server/config.js';
 import { createHashEmbedder } from '../../server/embedders/hash.js';
 import { manageProjection } from '../../server/retrieval/projection.js';
 import { resetGraph, testDriver } from '../support/db.js';
@@ -150,7 +151,7 @@ describe('on the bridge fixture', () => {
     await page.fill('#question', 'What did Charles Babbage design?');
     await page.selectOption('#mode', 'gated');
     await page.selectOption('#compare', 'vector');
-    await page.click('button[type=submit]');
+    await page.click('#ask button[type=submit]');
     for (const mode of ['gated', 'vector']) {
       const col = page.locator(`.col[data-mode=${mode}]`);
       await col.locator('[data-testid=timings]').filter({ hasText: 'first token' }).waitFor({ timeout: 60000 });
@@ -196,7 +197,7 @@ describe('the graph view, on the demo question', () => {
     await expect(page.inputValue('#question')).resolves.toBe(DEMO_QUESTION);
     await page.selectOption('#mode', 'gated');
     await page.selectOption('#compare', 'vector');
-    await page.click('button[type=submit]');
+    await page.click('#ask button[type=submit]');
     const api: Record<string, any> = {};
     for (const mode of ['gated', 'vector']) {
       const col = page.locator(`.col[data-mode=${mode}]`);
@@ -388,4 +389,106 @@ describe('the graph view, on the demo question', () => {
     expect(g.words).toBe('APOE –associates→ AD ←treats– Donepezil');
     await page.close();
   });
+});
+
+describe('uploading a document, and the keys', () => {
+  const WRITE_KEY = 'page-write-key';
+  const READ_KEY = 'page-read-key';
+  let up: RunningServer;
+  beforeAll(async () => {
+    await resetGraph(driver);
+    up = await startServer({ embedder, config: { apiKey: WRITE_KEY, jobs: { ...loadConfig({}).jobs, leaseMs: 1000 } } });
+  });
+  afterAll(async () => {
+    await up?.services.retriever.projection.idle();
+    await up?.close();
+  });
+
+  test('the page asks for the write key, uploads a file as a job and shows its progress until it is done', async () => {
+    const page = await browser.newPage();
+    const prompts: string[] = [];
+    page.on('dialog', (d) => {
+      prompts.push(d.message());
+      void d.accept(WRITE_KEY);
+    });
+    const sent: { url: string; key?: string; prefer?: string }[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/v1/')) sent.push({ url: new URL(r.url()).pathname, key: r.headers()['x-api-key'], prefer: r.headers().prefer });
+    });
+    await page.goto(up.url);
+    await page.click('#upload-box summary');
+    await page.fill('#upload-title', 'Uploaded from the page');
+    const text = Array.from({ length: 12 }, (_, i) => `Ada Lovelace wrote note ${i} on the Analytical Engine of Charles Babbage in London.`).join(' ');
+    await page.setInputFiles('#upload-file', { name: 'lovelace.txt', mimeType: 'text/plain', buffer: Buffer.from(text) });
+    await page.click('#upload button[type=submit]');
+    await page.locator('[data-testid=upload-status][data-status=done]').waitFor({ timeout: 120_000 });
+
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0]).toMatch(/write key/);
+    const post = sent.find((s) => s.url === '/v1/documents')!;
+    expect(post).toMatchObject({ key: WRITE_KEY, prefer: 'respond-async' });
+    // Progress was shown as the job went, from its first state to done.
+    const jobs = await page.evaluate(() => (window as any).__jobs);
+    expect(['queued', 'running']).toContain(jobs[0].status);
+    expect(jobs.at(-1)).toMatchObject({ status: 'done', progress: { done: jobs.at(-1).progress.total } });
+    expect(jobs.at(-1).progress.total).toBeGreaterThan(0);
+    expect(sent.filter((s) => s.url === `/v1/jobs/${jobs[0].id}`).length).toBeGreaterThan(0);
+    await expect(page.locator('[data-testid=upload-status]').textContent()).resolves.toMatch(/done, \d+\/\d+ passages: \d+ passages/);
+    await expect(page.locator('#upload-progress').evaluate((p: HTMLProgressElement) => p.value === p.max)).resolves.toBe(true);
+    // The key is kept for this tab only.
+    await expect(page.evaluate(() => [sessionStorage.getItem('graph-recall.writeKey'), localStorage.length, document.cookie])).resolves.toEqual([
+      WRITE_KEY,
+      0,
+      '',
+    ]);
+    const n = await driver.executeQuery("MATCH (d:Document {title: 'Uploaded from the page', source: 'page'}) RETURN count(d) AS n");
+    expect(n.records[0].get('n')).toBe(1);
+    // A second upload in the same tab asks for no key.
+    await page.fill('#upload-title', 'Second upload');
+    await page.setInputFiles('#upload-file', { name: 'second.txt', mimeType: 'text/plain', buffer: Buffer.from(`${text} Again.`) });
+    await page.click('#upload button[type=submit]');
+    await page.waitForFunction((count) => (window as any).__jobs.length > count && (window as any).__jobs.at(-1).status === 'done', jobs.length, {
+      timeout: 120_000,
+    });
+    expect(prompts).toHaveLength(1);
+    await page.close();
+  }, 300_000);
+
+  test('when a read answers 401 the page asks for the read key and sends it as X-Api-Key on reads', async () => {
+    const page = await browser.newPage();
+    const prompts: string[] = [];
+    page.on('dialog', (d) => {
+      prompts.push(d.message());
+      void d.accept(READ_KEY);
+    });
+    // The server as READ_API_KEY makes it: reads without the key answer 401.
+    const keys: Record<string, (string | undefined)[]> = {};
+    await page.route(/\/v1\/(sources|answer)$/, async (route) => {
+      const path = new URL(route.request().url()).pathname;
+      const key = route.request().headers()['x-api-key'];
+      (keys[path] ??= []).push(key);
+      if (key !== READ_KEY) {
+        await route.fulfill({
+          status: 401,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: { code: 'unauthorized', message: 'read key needed' } }),
+        });
+      } else await route.continue();
+    });
+    await page.goto(up.url);
+    await page.waitForFunction(() => document.querySelectorAll('#source option').length > 1, undefined, { timeout: 30_000 });
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0]).toMatch(/read key/);
+    expect(keys['/v1/sources']).toEqual([undefined, READ_KEY]);
+    await expect(page.evaluate(() => sessionStorage.getItem('graph-recall.readKey'))).resolves.toBe(READ_KEY);
+    // Later reads send it at once, with no second prompt.
+    await page.fill('#question', 'What did Ada Lovelace write?');
+    await page.selectOption('#mode', 'vector');
+    await page.selectOption('#compare', '');
+    await page.click('#ask button[type=submit]');
+    await page.locator('.col[data-mode=vector] [data-testid=timings]').filter({ hasText: 'first token' }).waitFor({ timeout: 60_000 });
+    expect(keys['/v1/answer']).toEqual([READ_KEY]);
+    expect(prompts).toHaveLength(1);
+    await page.close();
+  }, 300_000);
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   await resetGraph(driver);
   await loadGraph(driver, bridgeFixture().graph);
   const wide = { concurrency: 16, queue: 16 };
-  srv = await startServer({ embedder: createHashEmbedder(384), config: { admission: { retrieve: wide, ingest: wide } } as never });
+  srv = await startServer({ embedder: createHashEmbedder(384), config: { admission: { retrieve: wide } } as never });
 });
 afterAll(async () => {
   await srv?.close();

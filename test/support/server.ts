@@ -49,6 +49,8 @@ export async function startServer(opts: {
     generator: opts.generator ?? (async () => createExtractiveGenerator()),
   });
   const driver = services.store.driver;
+  // The job runner, as `serve` starts it: it resumes what an earlier server left queued or running.
+  services.jobs.start();
   const app = createApp(services);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -59,6 +61,7 @@ export async function startServer(opts: {
     driver,
     services,
     async close() {
+      await services.jobs.stop();
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
       await driver.close();

@@ -51,6 +51,8 @@ test('a caller that goes away leaves the queue, and a slot it was given goes bac
 
 test('admission takes the path as the router matches it: any case, a trailing slash', () => {
   expect(admissionKind({ method: 'POST', path: '/V1/Retrieve/' })).toBe('retrieve');
-  expect(admissionKind({ method: 'DELETE', path: '/V1/DOCUMENTS/x' })).toBe('ingest');
+  expect(admissionKind({ method: 'POST', path: '/V1/ANSWER' })).toBe('retrieve');
+  // Writes are jobs (server/jobs), not admitted through the gate.
+  expect(admissionKind({ method: 'DELETE', path: '/V1/DOCUMENTS/x' })).toBeUndefined();
   expect(admissionKind({ method: 'GET', path: '/v1/retrieve' })).toBeUndefined();
 });
