@@ -34,7 +34,7 @@ import { ensureProjection } from './retrieval/projection.js';
 import { loadingHealthRouter } from './routes/health.js';
 import { metricsRouter } from './routes/metrics.js';
 import type { Services } from './services.js';
-import { MODES, type Mode } from './retrieval/params.js';
+import { MODES, statementFile, type Mode } from './retrieval/params.js';
 import { CYPHER_DIR } from './retrieval/render.js';
 
 export interface ServiceOverrides {
@@ -167,8 +167,8 @@ const WARM_ORDER: Mode[] = ['vector', 'hybrid', 'ppr', 'gated'];
  * projection exists) still leaves the plan cached.
  */
 async function planStatement(svc: Services, mode: Mode, embedding: number[]): Promise<void> {
-  const text = fs.readFileSync(path.join(CYPHER_DIR, MODES[mode].file), 'utf8');
   const params: Record<string, unknown> = { ...svc.retriever.effectiveParams(mode), question: 'warm up', questionEmbedding: embedding };
+  const text = fs.readFileSync(path.join(CYPHER_DIR, statementFile(mode, params)), 'utf8');
   const driverParams = toDriverParams(params);
   const session = svc.store.driver.session({ database: svc.store.database, defaultAccessMode: 'READ' });
   try {

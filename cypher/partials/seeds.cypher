@@ -1,8 +1,7 @@
-// ---- 1. seed mapping -------------------------------------------------------
+// ---- § seed mapping
 // Name seeds: entities whose whole name occurs in the question (full-text
 // index, then a word-boundary check). Caller seeds: Entity.id in $seedIds.
-// Vector seeds: the question embedding against the entity index. HNSW is
-// approximate, so it searches at least 50 wide; a hit's score is (1 + cos) / 2,
+// Vector seeds: the question embedding against the entity index; a hit's score is (1 + cos) / 2,
 // the same float as vector.similarity.cosine on the stored vector, so the cosine is read off it.
 // Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries a
 // vector of "subject predicate object" (fact_<TYPE> index; server/ingest/facts.ts).
@@ -39,25 +38,25 @@ CALL () {
     MATCH (node:Entity) WHERE node.id IN $seedIds
     RETURN node, 'caller' AS source
   }
-  RETURN collect({node: node, cosine: null, fixed: 1.0, source: source}) AS named
+  RETURN collect({node: node, cosine: null, namedActivation: 1.0, source: source}) AS named
 }
 // Without $vectorSeedsWithNames a question that names entities is seeded by them (and their
 // facts) alone, so the vector index, whose look-alikes (melanoma's "Melanoma skin",
 // "Melanosis") would be dropped, is searched only for a question that names none.
 CALL (named) {
   WITH named WHERE $vectorSeedsWithNames OR size(named) = 0
-  CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node, score
+  CALL db.index.vector.queryNodes('entity_embedding', {{SEARCH_WIDTH($seedK)}}, $questionEmbedding) YIELD node, score
   WITH node, {{SCORE_COS(score)}} AS cosine
   ORDER BY cosine DESC, node.id
   LIMIT $seedK
   WITH node, cosine
   WHERE cosine >= $seedMinScore
-  RETURN collect({node: node, cosine: cosine, fixed: 0.0, source: 'vector'}) AS vectorHits
+  RETURN collect({node: node, cosine: cosine, namedActivation: 0.0, source: 'vector'}) AS vectorHits
 }
 CALL (vectorHits, named) {
   UNWIND vectorHits + named AS s
-  WITH s.node AS node, max(s.cosine) AS cosine, max(s.fixed) AS fixed, collect(DISTINCT s.source) AS sources
-  RETURN collect({node: node, cosine: cosine, fixed: fixed, sources: sources}) AS raw, max(cosine) AS best
+  WITH s.node AS node, max(s.cosine) AS cosine, max(s.namedActivation) AS namedActivation, collect(DISTINCT s.source) AS sources
+  RETURN collect({node: node, cosine: cosine, namedActivation: namedActivation, sources: sources}) AS raw, max(cosine) AS best
 }
 // Fact seeds. A question that names entities (name or caller seeds) is matched to their own
 // facts, as the named entities alone replace the vector look-alikes; any other question to the
@@ -66,7 +65,7 @@ CALL (vectorHits, named) {
 CALL (raw) {
   CALL (raw) {
     WITH split({{WORDS(coalesce($question, ''))}}, ' ') AS qWords
-    UNWIND [s IN raw WHERE s.fixed > 0 AND $factSeedK > 0 | s.node] AS named
+    UNWIND [s IN raw WHERE s.namedActivation > 0 AND $factSeedK > 0 | s.node] AS named
     MATCH (named)-[r]-(:Entity)
     WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
     WITH DISTINCT qWords, r, {{COS(r.embedding)}} AS fact
@@ -78,8 +77,8 @@ CALL (raw) {
     RETURN r, fact, fact + CASE WHEN $factWordBonus > 0 AND any(st IN stems WHERE any(w IN qWords WHERE w STARTS WITH st))
                                 THEN $factWordBonus ELSE 0.0 END AS rank
     UNION
-    UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.fixed > 0)] AS t
-    CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship, score
+    UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.namedActivation > 0)] AS t
+    CALL db.index.vector.queryRelationships('fact_' + t, {{SEARCH_WIDTH($factSeedK)}}, $questionEmbedding) YIELD relationship, score
     RETURN relationship AS r, {{SCORE_COS(score)}} AS fact, {{SCORE_COS(score)}} AS rank
   }
   WITH r, fact, rank
@@ -91,12 +90,12 @@ CALL (raw) {
   WITH node, max(fact) AS fact
   RETURN collect({node: node, fact: fact}) AS factHits
 }
-WITH raw + [f IN factHits WHERE none(s IN raw WHERE s.node = f.node) | {node: f.node, cosine: null, fixed: 0.0, sources: []}] AS raw,
+WITH raw + [f IN factHits WHERE none(s IN raw WHERE s.node = f.node) | {node: f.node, cosine: null, namedActivation: 0.0, sources: []}] AS raw,
      best, factHits
 WITH [s IN raw | s {.*, fact: [f IN factHits WHERE f.node = s.node | f.fact][0]}] AS raw, best
 WITH [s IN raw | s {.*, sources: s.sources + CASE WHEN s.fact IS NULL THEN [] ELSE ['fact'] END}] AS raw, best
 // A seed's initial activation: the largest of its cosine over the best vector seed's, its best
 // fact's cosine (the fact's own score: a weak match stays weak), and 1 for name and caller seeds.
-WITH [s IN raw | s {.*, activation: apoc.coll.max([s.fixed,
+WITH [s IN raw | s {.*, activation: apoc.coll.max([s.namedActivation,
         CASE WHEN s.cosine IS NULL OR best IS NULL OR best <= 0 THEN 0.0 ELSE s.cosine / best END,
         coalesce(s.fact, 0.0)])}] AS seeds

@@ -1,4 +1,4 @@
-// ---- 3. entity and passage selection, evidence paths, context -----------------
+// ---- § top entities, passage ranking, the passages' evidence paths
 // The largest lists here are sorted as lists (apoc.coll.sortMulti), not by ORDER BY: a sort
 // buffers its rows, and Neo4j counts every value the row carries (act, the ppr candidates)
 // against the transaction's memory once per buffered row (a ppr question reached 1.4 GB).
@@ -14,7 +14,7 @@ CALL (act) {
 // passage's own cosine to the question.
 // The entities the question names (name and caller seeds) count $namedPassageWeight x their
 // activation: a passage that only repeats the question's names is no hop the walk made.
-WITH *, [s IN seeds WHERE s.fixed > 0 | s.node] AS named
+WITH *, [s IN seeds WHERE s.namedActivation > 0 | s.node] AS named
 CALL (topEntities, extraCandidates, named) {
   CALL (topEntities, named) {
     UNWIND topEntities AS t
@@ -28,11 +28,7 @@ CALL (topEntities, extraCandidates, named) {
     RETURN [x IN apoc.coll.sortMulti(all, ['g', '^id'])[0..$candidateK] | {p: x.p, g: x.g}] AS graphSide
   }
   CALL () {
-    CALL db.index.vector.queryNodes('passage_embedding', {{FILTER_K(CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END)}}, $questionEmbedding) YIELD node, score
-    WHERE {{IN_FILTER(node)}}
-    WITH node, {{SCORE_COS(score)}} AS cosine
-    ORDER BY cosine DESC, node.id
-    LIMIT $vectorK
+    {{INCLUDE dense_passage_search WIDTH=$vectorK}}
     RETURN collect({p: node, g: 0.0}) AS vectorSide
   }
   // Lexical candidates (rrf fusions only): the $lexicalK best passages by

@@ -21,8 +21,8 @@ CALL (act, gates) {
   // relationships count only where they lead to one of those receivers (no aggregation over the
   // rest). The inflows are those of expanding every source (the bound is taken a hair under the
   // threshold, so rounding cannot make it otherwise).
-  WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS nBig
-  WITH srcs[0..nBig] AS big, srcs[nBig..] AS small, reduce(t = 0.0, x IN srcs[nBig..] | t + x.share) AS smallTotal
+  WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS bigCount
+  WITH srcs[0..bigCount] AS big, srcs[bigCount..] AS small, reduce(t = 0.0, x IN srcs[bigCount..] | t + x.share) AS smallTotal
   CALL (act, big, smallTotal) {
     UNWIND big AS b
     WITH b.src AS src, b.act AS srcAct, b.share AS share

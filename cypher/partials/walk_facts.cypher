@@ -1,3 +1,4 @@
+// ---- § evidence paths for entities, and the facts
 // Evidence for entities: a shortest path over $relTypes from a seed to each of
 // the $pathK most activated entities that are not seeds themselves (the
 // shortest, then from the most activated seed). An entity next to a seed gets

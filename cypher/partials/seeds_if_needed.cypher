@@ -1,4 +1,4 @@
-// ---- seeds: on a graph without passages, or walking types not read from text --
+// ---- § seeds: on a graph without passages, or walking types not read from text
 // vector and hybrid rank passages without seeds, and the facts read from text (RELATED) are
 // their passages' own (below): on a text graph no seed is mapped. A knowledge graph without
 // passages (Hetionet, a DBA's own graph), or one whose walked types include curated ones (a
@@ -8,7 +8,7 @@
 // No passage in a $filter is no graph without passages: the result is empty (see the return).
 OPTIONAL CALL (ranked) {
   UNWIND CASE WHEN (size(ranked) = 0 AND NOT {{FILTERED}}) OR any(t IN $relTypes WHERE NOT t IN {{TEXT_REL_TYPES}}) THEN [true] ELSE [] END AS seeding
-{{SEEDS}}
+  {{INCLUDE seeds}}
   RETURN seeds
 }
 WITH coalesce(seeds, []) AS seeds, ranked

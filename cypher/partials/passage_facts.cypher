@@ -1,3 +1,4 @@
+// ---- § facts: the passages' and the seeds'
 // Facts without a walk (vector, hybrid). On a graph with passages: the facts the extractor read
 // in the top passages (RELATED, found by their passageId), in the passages' order, each scored
 // by its passage; the first $factK. Ranking them by their own vectors instead cost more than the

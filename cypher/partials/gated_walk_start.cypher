@@ -1,4 +1,4 @@
-// ---- 2. gated spreading activation ------------------------------------------
+// ---- § gated spreading activation
 // act maps elementId -> activation and lives only in this statement: nothing
 // is written to the graph. Each step block below runs when $steps >= its number.
 // gates maps elementId -> gate for every receiver gated so far: a node's gate does
