@@ -160,17 +160,13 @@ WITH seeds, apoc.map.fromPairs([s IN seeds | [elementId(s.node), s.activation]])
 // decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount), gate(v) = max(0, cos(v.descriptionEmbedding, q)).
 CALL (act, gates) {
   UNWIND keys(act) AS srcId
-  WITH srcId, act[srcId] AS srcAct
-  WHERE $steps >= 1 AND srcAct > $threshold
+  WITH srcId, act[srcId] AS srcAct WHERE $steps >= 1 AND srcAct > $threshold
   MATCH (src:Entity) WHERE elementId(src) = srcId
-  WITH src, srcAct
-  ORDER BY srcAct DESC, src.id
-  LIMIT $frontier
+  WITH src, srcAct ORDER BY srcAct DESC, src.id LIMIT $frontier
   // What a source sends each neighbour, its share: activation / degree ^ degreeDiscount. The degree is
   // the store's count per type (the walked types join entities only), not a read of a hub's relationships.
   WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share
-  ORDER BY share DESC, src.id
+         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share ORDER BY share DESC, src.id
   WITH collect({src: src, act: srcAct, share: share}) AS srcs
   // Hubs send little to each of many neighbours. Taken in decreasing share, the sources from some
   // point on (small) send at most threshold / decay in all: a neighbour that only they reach cannot
@@ -183,8 +179,7 @@ CALL (act, gates) {
   CALL (act, big, smallTotal) {
     UNWIND big AS b
     WITH b.src AS src, b.act AS srcAct, b.share AS share
-    MATCH (src)-[r]-(dst:Entity)
-    WHERE type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
+    MATCH (src)-[r]-(dst:Entity) WHERE type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
     WITH DISTINCT src, srcAct, share, dst
     // With $trace (explain), each receiver also keeps its sources and their shares.
     WITH dst, sum(share) AS inflow, collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: share} END) AS sources
@@ -194,8 +189,7 @@ CALL (act, gates) {
   CALL (act, small, reached) {
     UNWIND small AS s
     WITH s.src AS src, s.act AS srcAct, s.share AS share
-    MATCH (src)-[r]-(dst)
-    WHERE reached[elementId(dst)] IS NOT NULL AND type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
+    MATCH (src)-[r]-(dst) WHERE reached[elementId(dst)] IS NOT NULL AND type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
     WITH DISTINCT src, srcAct, share, dst
     WITH elementId(dst) AS id, sum(share) AS inflow, collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: share} END) AS
         sources
@@ -210,8 +204,7 @@ CALL (act, gates) {
   // $frontier-th best incoming among them is a bar that no receiver whose decay x inflow lies below it
   // can reach, so only the rest at or above the bar are gated too. The result is the same as gating
   // every receiver.
-  WITH dst, inflow, sources WHERE $decay * inflow > $threshold
-  ORDER BY inflow DESC, dst.id
+  WITH dst, inflow, sources WHERE $decay * inflow > $threshold ORDER BY inflow DESC, dst.id
   WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
   WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN
       [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | ((2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 -
@@ -226,9 +219,7 @@ CALL (act, gated) {
   UNWIND gated AS c
   WITH c.dst AS dst, c.inflow AS inflow, c.sources AS sources, c.gate AS gate, $decay * c.inflow * c.gate AS incoming
   WHERE incoming > $threshold
-  WITH dst, inflow, sources, gate, incoming
-  ORDER BY incoming DESC, dst.id
-  LIMIT $frontier
+  WITH dst, inflow, sources, gate, incoming ORDER BY incoming DESC, dst.id LIMIT $frontier
   RETURN collect([elementId(dst), incoming]) AS deltas,
          collect(CASE WHEN $trace THEN {id: dst.id, name: dst.name, before: coalesce(act[elementId(dst)], 0.0), inflow: inflow,
                                         gate: gate, incoming: incoming, sources: sources} END) AS received
@@ -239,23 +230,18 @@ WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesc
 // step 2 of 5: step 1's block (comments left out), run when $steps >= 2.
 CALL (act, gates) {
   UNWIND keys(act) AS srcId
-  WITH srcId, act[srcId] AS srcAct
-  WHERE $steps >= 2 AND srcAct > $threshold
+  WITH srcId, act[srcId] AS srcAct WHERE $steps >= 2 AND srcAct > $threshold
   MATCH (src:Entity) WHERE elementId(src) = srcId
-  WITH src, srcAct
-  ORDER BY srcAct DESC, src.id
-  LIMIT $frontier
+  WITH src, srcAct ORDER BY srcAct DESC, src.id LIMIT $frontier
   WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share
-  ORDER BY share DESC, src.id
+         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share ORDER BY share DESC, src.id
   WITH collect({src: src, act: srcAct, share: share}) AS srcs
   WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS bigCount
   WITH srcs[0..bigCount] AS big, srcs[bigCount..] AS small, reduce(t = 0.0, x IN srcs[bigCount..] | t + x.share) AS smallTotal
   CALL (act, big, smallTotal) {
     UNWIND big AS b
     WITH b.src AS src, b.act AS srcAct, b.share AS share
-    MATCH (src)-[r]-(dst:Entity)
-    WHERE type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
+    MATCH (src)-[r]-(dst:Entity) WHERE type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
     WITH DISTINCT src, srcAct, share, dst
     WITH dst, sum(share) AS inflow, collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: share} END) AS sources
     WHERE $decay * (inflow + smallTotal) > $threshold
@@ -264,8 +250,7 @@ CALL (act, gates) {
   CALL (act, small, reached) {
     UNWIND small AS s
     WITH s.src AS src, s.act AS srcAct, s.share AS share
-    MATCH (src)-[r]-(dst)
-    WHERE reached[elementId(dst)] IS NOT NULL AND type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
+    MATCH (src)-[r]-(dst) WHERE reached[elementId(dst)] IS NOT NULL AND type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
     WITH DISTINCT src, srcAct, share, dst
     WITH elementId(dst) AS id, sum(share) AS inflow, collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: share} END) AS
         sources
@@ -274,8 +259,7 @@ CALL (act, gates) {
   UNWIND keys(reached) AS id
   WITH reached[id].dst AS dst, reached[id].inflow + coalesce(topUp[id].inflow, 0.0) AS inflow,
        reached[id].sources + coalesce(topUp[id].sources, []) AS sources
-  WITH dst, inflow, sources WHERE $decay * inflow > $threshold
-  ORDER BY inflow DESC, dst.id
+  WITH dst, inflow, sources WHERE $decay * inflow > $threshold ORDER BY inflow DESC, dst.id
   WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
   WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN
       [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | ((2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 -
@@ -290,9 +274,7 @@ CALL (act, gated) {
   UNWIND gated AS c
   WITH c.dst AS dst, c.inflow AS inflow, c.sources AS sources, c.gate AS gate, $decay * c.inflow * c.gate AS incoming
   WHERE incoming > $threshold
-  WITH dst, inflow, sources, gate, incoming
-  ORDER BY incoming DESC, dst.id
-  LIMIT $frontier
+  WITH dst, inflow, sources, gate, incoming ORDER BY incoming DESC, dst.id LIMIT $frontier
   RETURN collect([elementId(dst), incoming]) AS deltas,
          collect(CASE WHEN $trace THEN {id: dst.id, name: dst.name, before: coalesce(act[elementId(dst)], 0.0), inflow: inflow,
                                         gate: gate, incoming: incoming, sources: sources} END) AS received
@@ -303,23 +285,18 @@ WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesc
 // step 3 of 5: step 1's block (comments left out), run when $steps >= 3.
 CALL (act, gates) {
   UNWIND keys(act) AS srcId
-  WITH srcId, act[srcId] AS srcAct
-  WHERE $steps >= 3 AND srcAct > $threshold
+  WITH srcId, act[srcId] AS srcAct WHERE $steps >= 3 AND srcAct > $threshold
   MATCH (src:Entity) WHERE elementId(src) = srcId
-  WITH src, srcAct
-  ORDER BY srcAct DESC, src.id
-  LIMIT $frontier
+  WITH src, srcAct ORDER BY srcAct DESC, src.id LIMIT $frontier
   WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share
-  ORDER BY share DESC, src.id
+         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share ORDER BY share DESC, src.id
   WITH collect({src: src, act: srcAct, share: share}) AS srcs
   WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS bigCount
   WITH srcs[0..bigCount] AS big, srcs[bigCount..] AS small, reduce(t = 0.0, x IN srcs[bigCount..] | t + x.share) AS smallTotal
   CALL (act, big, smallTotal) {
     UNWIND big AS b
     WITH b.src AS src, b.act AS srcAct, b.share AS share
-    MATCH (src)-[r]-(dst:Entity)
-    WHERE type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
+    MATCH (src)-[r]-(dst:Entity) WHERE type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
     WITH DISTINCT src, srcAct, share, dst
     WITH dst, sum(share) AS inflow, collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: share} END) AS sources
     WHERE $decay * (inflow + smallTotal) > $threshold
@@ -328,8 +305,7 @@ CALL (act, gates) {
   CALL (act, small, reached) {
     UNWIND small AS s
     WITH s.src AS src, s.act AS srcAct, s.share AS share
-    MATCH (src)-[r]-(dst)
-    WHERE reached[elementId(dst)] IS NOT NULL AND type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
+    MATCH (src)-[r]-(dst) WHERE reached[elementId(dst)] IS NOT NULL AND type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
     WITH DISTINCT src, srcAct, share, dst
     WITH elementId(dst) AS id, sum(share) AS inflow, collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: share} END) AS
         sources
@@ -338,8 +314,7 @@ CALL (act, gates) {
   UNWIND keys(reached) AS id
   WITH reached[id].dst AS dst, reached[id].inflow + coalesce(topUp[id].inflow, 0.0) AS inflow,
        reached[id].sources + coalesce(topUp[id].sources, []) AS sources
-  WITH dst, inflow, sources WHERE $decay * inflow > $threshold
-  ORDER BY inflow DESC, dst.id
+  WITH dst, inflow, sources WHERE $decay * inflow > $threshold ORDER BY inflow DESC, dst.id
   WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
   WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN
       [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | ((2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 -
@@ -354,9 +329,7 @@ CALL (act, gated) {
   UNWIND gated AS c
   WITH c.dst AS dst, c.inflow AS inflow, c.sources AS sources, c.gate AS gate, $decay * c.inflow * c.gate AS incoming
   WHERE incoming > $threshold
-  WITH dst, inflow, sources, gate, incoming
-  ORDER BY incoming DESC, dst.id
-  LIMIT $frontier
+  WITH dst, inflow, sources, gate, incoming ORDER BY incoming DESC, dst.id LIMIT $frontier
   RETURN collect([elementId(dst), incoming]) AS deltas,
          collect(CASE WHEN $trace THEN {id: dst.id, name: dst.name, before: coalesce(act[elementId(dst)], 0.0), inflow: inflow,
                                         gate: gate, incoming: incoming, sources: sources} END) AS received
@@ -367,23 +340,18 @@ WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesc
 // step 4 of 5: step 1's block (comments left out), run when $steps >= 4.
 CALL (act, gates) {
   UNWIND keys(act) AS srcId
-  WITH srcId, act[srcId] AS srcAct
-  WHERE $steps >= 4 AND srcAct > $threshold
+  WITH srcId, act[srcId] AS srcAct WHERE $steps >= 4 AND srcAct > $threshold
   MATCH (src:Entity) WHERE elementId(src) = srcId
-  WITH src, srcAct
-  ORDER BY srcAct DESC, src.id
-  LIMIT $frontier
+  WITH src, srcAct ORDER BY srcAct DESC, src.id LIMIT $frontier
   WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share
-  ORDER BY share DESC, src.id
+         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share ORDER BY share DESC, src.id
   WITH collect({src: src, act: srcAct, share: share}) AS srcs
   WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS bigCount
   WITH srcs[0..bigCount] AS big, srcs[bigCount..] AS small, reduce(t = 0.0, x IN srcs[bigCount..] | t + x.share) AS smallTotal
   CALL (act, big, smallTotal) {
     UNWIND big AS b
     WITH b.src AS src, b.act AS srcAct, b.share AS share
-    MATCH (src)-[r]-(dst:Entity)
-    WHERE type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
+    MATCH (src)-[r]-(dst:Entity) WHERE type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
     WITH DISTINCT src, srcAct, share, dst
     WITH dst, sum(share) AS inflow, collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: share} END) AS sources
     WHERE $decay * (inflow + smallTotal) > $threshold
@@ -392,8 +360,7 @@ CALL (act, gates) {
   CALL (act, small, reached) {
     UNWIND small AS s
     WITH s.src AS src, s.act AS srcAct, s.share AS share
-    MATCH (src)-[r]-(dst)
-    WHERE reached[elementId(dst)] IS NOT NULL AND type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
+    MATCH (src)-[r]-(dst) WHERE reached[elementId(dst)] IS NOT NULL AND type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
     WITH DISTINCT src, srcAct, share, dst
     WITH elementId(dst) AS id, sum(share) AS inflow, collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: share} END) AS
         sources
@@ -402,8 +369,7 @@ CALL (act, gates) {
   UNWIND keys(reached) AS id
   WITH reached[id].dst AS dst, reached[id].inflow + coalesce(topUp[id].inflow, 0.0) AS inflow,
        reached[id].sources + coalesce(topUp[id].sources, []) AS sources
-  WITH dst, inflow, sources WHERE $decay * inflow > $threshold
-  ORDER BY inflow DESC, dst.id
+  WITH dst, inflow, sources WHERE $decay * inflow > $threshold ORDER BY inflow DESC, dst.id
   WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
   WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN
       [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | ((2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 -
@@ -418,9 +384,7 @@ CALL (act, gated) {
   UNWIND gated AS c
   WITH c.dst AS dst, c.inflow AS inflow, c.sources AS sources, c.gate AS gate, $decay * c.inflow * c.gate AS incoming
   WHERE incoming > $threshold
-  WITH dst, inflow, sources, gate, incoming
-  ORDER BY incoming DESC, dst.id
-  LIMIT $frontier
+  WITH dst, inflow, sources, gate, incoming ORDER BY incoming DESC, dst.id LIMIT $frontier
   RETURN collect([elementId(dst), incoming]) AS deltas,
          collect(CASE WHEN $trace THEN {id: dst.id, name: dst.name, before: coalesce(act[elementId(dst)], 0.0), inflow: inflow,
                                         gate: gate, incoming: incoming, sources: sources} END) AS received
@@ -431,23 +395,18 @@ WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesc
 // step 5 of 5: step 1's block (comments left out), run when $steps >= 5.
 CALL (act, gates) {
   UNWIND keys(act) AS srcId
-  WITH srcId, act[srcId] AS srcAct
-  WHERE $steps >= 5 AND srcAct > $threshold
+  WITH srcId, act[srcId] AS srcAct WHERE $steps >= 5 AND srcAct > $threshold
   MATCH (src:Entity) WHERE elementId(src) = srcId
-  WITH src, srcAct
-  ORDER BY srcAct DESC, src.id
-  LIMIT $frontier
+  WITH src, srcAct ORDER BY srcAct DESC, src.id LIMIT $frontier
   WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share
-  ORDER BY share DESC, src.id
+         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share ORDER BY share DESC, src.id
   WITH collect({src: src, act: srcAct, share: share}) AS srcs
   WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS bigCount
   WITH srcs[0..bigCount] AS big, srcs[bigCount..] AS small, reduce(t = 0.0, x IN srcs[bigCount..] | t + x.share) AS smallTotal
   CALL (act, big, smallTotal) {
     UNWIND big AS b
     WITH b.src AS src, b.act AS srcAct, b.share AS share
-    MATCH (src)-[r]-(dst:Entity)
-    WHERE type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
+    MATCH (src)-[r]-(dst:Entity) WHERE type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
     WITH DISTINCT src, srcAct, share, dst
     WITH dst, sum(share) AS inflow, collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: share} END) AS sources
     WHERE $decay * (inflow + smallTotal) > $threshold
@@ -456,8 +415,7 @@ CALL (act, gates) {
   CALL (act, small, reached) {
     UNWIND small AS s
     WITH s.src AS src, s.act AS srcAct, s.share AS share
-    MATCH (src)-[r]-(dst)
-    WHERE reached[elementId(dst)] IS NOT NULL AND type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
+    MATCH (src)-[r]-(dst) WHERE reached[elementId(dst)] IS NOT NULL AND type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
     WITH DISTINCT src, srcAct, share, dst
     WITH elementId(dst) AS id, sum(share) AS inflow, collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: share} END) AS
         sources
@@ -466,8 +424,7 @@ CALL (act, gates) {
   UNWIND keys(reached) AS id
   WITH reached[id].dst AS dst, reached[id].inflow + coalesce(topUp[id].inflow, 0.0) AS inflow,
        reached[id].sources + coalesce(topUp[id].sources, []) AS sources
-  WITH dst, inflow, sources WHERE $decay * inflow > $threshold
-  ORDER BY inflow DESC, dst.id
+  WITH dst, inflow, sources WHERE $decay * inflow > $threshold ORDER BY inflow DESC, dst.id
   WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
   WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN
       [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | ((2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 -
@@ -482,9 +439,7 @@ CALL (act, gated) {
   UNWIND gated AS c
   WITH c.dst AS dst, c.inflow AS inflow, c.sources AS sources, c.gate AS gate, $decay * c.inflow * c.gate AS incoming
   WHERE incoming > $threshold
-  WITH dst, inflow, sources, gate, incoming
-  ORDER BY incoming DESC, dst.id
-  LIMIT $frontier
+  WITH dst, inflow, sources, gate, incoming ORDER BY incoming DESC, dst.id LIMIT $frontier
   RETURN collect([elementId(dst), incoming]) AS deltas,
          collect(CASE WHEN $trace THEN {id: dst.id, name: dst.name, before: coalesce(act[elementId(dst)], 0.0), inflow: inflow,
                                         gate: gate, incoming: incoming, sources: sources} END) AS received

@@ -34,7 +34,7 @@ import { ensureProjection } from './retrieval/projection.js';
 import { loadingHealthRouter } from './routes/health.js';
 import { metricsRouter } from './routes/metrics.js';
 import type { Services } from './services.js';
-import { MODES, statementFile, type Mode } from './retrieval/params.js';
+import { statementFile, type Mode } from './retrieval/params.js';
 import { CYPHER_DIR } from './retrieval/render.js';
 
 export interface ServiceOverrides {

@@ -154,7 +154,12 @@ export const GATED_PARAMS = {
   ...COMMON_PARAMS,
   steps: { schema: int(1, 5), default: 3, doc: 'propagation steps T (1-5)' },
   decay: { schema: num(0, 1), default: 0.7, doc: 'activation multiplier per hop' },
-  threshold: { schema: num(0, 1), default: 0.01, doc: 'a node spreads only when its activation exceeds this; smaller inflows are dropped', brief: 'a node spreads only when its activation exceeds this' },
+  threshold: {
+    schema: num(0, 1),
+    default: 0.01,
+    doc: 'a node spreads only when its activation exceeds this; smaller inflows are dropped',
+    brief: 'a node spreads only when its activation exceeds this',
+  },
   gate: {
     schema: z.boolean(),
     default: true,
@@ -216,7 +221,12 @@ export const PPR_PARAMS = {
     brief: 'a node pushes only when its residual exceeds this x total teleport weight x its degree',
   },
   pushFrontier: { schema: int(1, 10000), default: 1000, doc: 'engine push: at most this many nodes push per round, the largest residuals first' },
-  dampingFactor: { schema: num(0, 0.99), default: 0.5, doc: 'PageRank damping (HippoRAG 0.5; GDS default 0.85)', brief: 'PageRank damping (HippoRAG 0.5, GDS default 0.85)' },
+  dampingFactor: {
+    schema: num(0, 0.99),
+    default: 0.5,
+    doc: 'PageRank damping (HippoRAG 0.5; GDS default 0.85)',
+    brief: 'PageRank damping (HippoRAG 0.5, GDS default 0.85)',
+  },
   maxIterations: { schema: int(1, 200), default: 30, doc: 'PageRank iterations at most' },
   tolerance: { schema: num(0, 1), default: 1e-7, doc: 'PageRank convergence tolerance' },
   exactWeights: {

@@ -173,7 +173,13 @@ function partial(name: string, vars: Record<string, string> = {}, section?: { n:
     const line = Object.entries(vars).reduce((t, [k, v]) => t.replaceAll(`{{${k}}}`, v), raw);
     const include = line.match(/^( *)\{\{INCLUDE (\w+)((?: \w+=\S+)*)\}\}$/);
     if (include) {
-      const args = Object.fromEntries(include[3].trim().split(/ +/).filter(Boolean).map((a) => a.split('=')));
+      const args = Object.fromEntries(
+        include[3]
+          .trim()
+          .split(/ +/)
+          .filter(Boolean)
+          .map((a) => a.split('=')),
+      );
       return partial(include[2], { ...vars, ...args }, undefined, indent + include[1]);
     }
     const sec = line.match(/^\/\/ ---- § (.*)$/);
@@ -226,7 +232,8 @@ function header(title: string, about: string[], params: { name: string; value: s
     // A long expression (the demo question embedding) gets its meaning on the line above.
     if (set[i].length > 48) return [`// ${p.name}: ${p.brief}`, `// ${set[i]};`];
     const line = `// ${set[i].padEnd(width)} /* ${p.brief} */;`;
-    if (line.length > MAX_LINE) throw new Error(`${p.name}: its :param line has ${line.length} characters (at most ${MAX_LINE}): give it a shorter brief in params.ts`);
+    if (line.length > MAX_LINE)
+      throw new Error(`${p.name}: its :param line has ${line.length} characters (at most ${MAX_LINE}): give it a shorter brief in params.ts`);
     return [line];
   });
   return [

@@ -209,7 +209,7 @@ test.each(['gated', 'ppr', 'vector'] as const)('the %s file runs unchanged with 
   expect(browser.context).toBe(api.context);
 });
 
-test.each(['retrieve_gated.cypher', 'retrieve_ppr.cypher', 'retrieve_vector.cypher'])(
+test.each(['retrieve_gated.cypher', 'retrieve_ppr.cypher', 'retrieve_ppr_gds.cypher', 'retrieve_vector.cypher', 'retrieve_hybrid.cypher'])(
   '%s runs as shipped with the :param block in its own header',
   async (file) => {
     const text = fs.readFileSync(path.join(CYPHER_DIR, file), 'utf8');
