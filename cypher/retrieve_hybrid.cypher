@@ -42,8 +42,7 @@ CALL () {
         ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] =
         $filter.metadata[k_]) }) ELSE true END
     WITH node, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
-    ORDER BY cosine DESC, node.id
-    LIMIT $hybridK
+    ORDER BY cosine DESC, node.id LIMIT $hybridK
     WITH collect({node: node, cosine: cosine}) AS hits
     UNWIND range(0, size(hits) - 1) AS i
     RETURN hits[i].node AS node, 1.0 / ($rrfK + i + 1) AS rrf, hits[i].cosine AS cosine
@@ -65,8 +64,7 @@ CALL () {
   // A dense hit's cosine is its index score's; only a full-text-only hit reads its stored vector.
   WITH node, sum(rrf) AS rrf, max(cosine) AS cosine
   WITH node, rrf, coalesce(cosine, ((2.0 * vector.similarity.cosine(node.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor))) AS cosine
-  ORDER BY rrf DESC, cosine DESC, node.id
-  LIMIT $topK
+  ORDER BY rrf DESC, cosine DESC, node.id LIMIT $topK
   RETURN collect({node: node, score: rrf, graphScore: 0.0, vectorScore: cosine}) AS ranked
 }
 // ---- 2. seeds: on a graph without passages, or walking types not read from text (partials/seeds_if_needed.cypher) 
@@ -81,14 +79,9 @@ OPTIONAL CALL (ranked) {
   UNWIND CASE WHEN (size(ranked) = 0 AND NOT (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL)) OR any(t IN $relTypes WHERE NOT t
       IN ['RELATED', 'SAME_AS']) THEN [true] ELSE [] END AS seeding
   // ---- seed mapping (partials/seeds.cypher) -----------------------------------------------------
-  // Name seeds: entities whose whole name occurs in the question (full-text
-  // index, then a word-boundary check). Caller seeds: Entity.id in $seedIds.
-  // Vector seeds: the question embedding against the entity index; a hit's score is (1 + cos) / 2,
-  // the same float as vector.similarity.cosine on the stored vector, so the cosine is read off it.
-  // Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries a
-  // vector of "subject predicate object" (fact_<TYPE> index; server/ingest/facts.ts).
-  // Each aggregation runs in its own CALL: one row in, one row out, and none without a row in
-  // (vector and hybrid map seeds in a subquery that has a row only when they need seeds).
+  // Name seeds (whole names the question writes), caller seeds ($seedIds), vector seeds (the entity
+  // index; the cosine read off its score), then fact seeds (the fact_<TYPE> indexes of "subject
+  // predicate object"). Each aggregation runs in its own CALL: one row in, one row out.
   CALL () {
     CALL () {
       WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q,
@@ -100,18 +93,14 @@ OPTIONAL CALL (ranked) {
       CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q), ' ')[0..256], ' '), {limit: 50}) YIELD node
       WITH q, caps, innerCaps, node, ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS nameWords
       WHERE size(node.name) >= 3 AND q CONTAINS nameWords
-      // Extracted names must hold a capital (no common words), and the question must write them as
-      // names: each capitalised word of the name capitalised in the question, one of them past its
-      // first word (the mouth of a river is not the rapper "The Mouth"; "What is the place of birth"
-      // names neither "Place of birth" nor "What Is?"). A question with no capital past its first
-      // word says nothing by case, so its words match as they are. A curated graph's names are
-      // canonical as they are, lower case included (Hetionet's "melanoma").
+      // The question must write an extracted name as a name: its capitalised words capitalised in the
+      // question, one past its first word (unless none is); curated names match as they are
+      // (docs/statements.md#name-seeds).
       WITH caps, innerCaps, node, nameWords, [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT
           toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] AS nameCaps
       WHERE node:Curated OR (node.name <> toLower(node.name)
             AND (size(innerCaps) = 0 OR (all(w IN nameCaps WHERE w IN caps) AND any(w IN nameCaps WHERE w IN innerCaps))))
-      // The longest match wins: a name inside another matched name ("Half" in "The Half-Naked Truth",
-      // "Guy" in "Free Guy") is a part of that name, not a second one named by the question.
+      // The longest match wins: a name inside another matched name ("Guy" in "Free Guy") is no second name.
       WITH collect({node: node, words: nameWords}) AS matched
       UNWIND matched AS m
       WITH m, matched WHERE none(o IN matched WHERE size(o.words) > size(m.words) AND o.words CONTAINS m.words)
@@ -123,17 +112,13 @@ OPTIONAL CALL (ranked) {
     }
     RETURN collect({node: node, cosine: null, namedActivation: 1.0, source: source}) AS named
   }
-  // Without $vectorSeedsWithNames a question that names entities is seeded by them (and their
-  // facts) alone, so the vector index, whose look-alikes (melanoma's "Melanoma skin",
-  // "Melanosis") would be dropped, is searched only for a question that names none.
+  // Without $vectorSeedsWithNames the vector index is searched only for a question that names no entity.
   CALL (named) {
     WITH named WHERE $vectorSeedsWithNames OR size(named) = 0
     CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node, score
     WITH node, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
-    ORDER BY cosine DESC, node.id
-    LIMIT $seedK
-    WITH node, cosine
-    WHERE cosine >= $seedMinScore
+    ORDER BY cosine DESC, node.id LIMIT $seedK
+    WITH node, cosine WHERE cosine >= $seedMinScore
     RETURN collect({node: node, cosine: cosine, namedActivation: 0.0, source: 'vector'}) AS vectorHits
   }
   CALL (vectorHits, named) {
@@ -141,20 +126,16 @@ OPTIONAL CALL (ranked) {
     WITH s.node AS node, max(s.cosine) AS cosine, max(s.namedActivation) AS namedActivation, collect(DISTINCT s.source) AS sources
     RETURN collect({node: node, cosine: cosine, namedActivation: namedActivation, sources: sources}) AS raw, max(cosine) AS best
   }
-  // Fact seeds. A question that names entities (name or caller seeds) is matched to their own
-  // facts, as the named entities alone replace the vector look-alikes; any other question to the
-  // nearest facts of every walked type's index. The $factSeedK best facts (cosine, from the index's
-  // score or the stored vector) seed both their entities.
+  // Fact seeds: a question that names entities is matched to their own facts, any other to the nearest
+  // facts of every walked type's index; the $factSeedK best facts seed both their entities.
   CALL (raw) {
     CALL (raw) {
       WITH split(trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS qWords
       UNWIND [s IN raw WHERE s.namedActivation > 0 AND $factSeedK > 0 | s.node] AS named
-      MATCH (named)-[r]-(:Entity)
-      WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
+      MATCH (named)-[r]-(:Entity) WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
       WITH DISTINCT qWords, r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
-      // A named entity's fact whose predicate the question writes ranks $factWordBonus higher: the
-      // question names that relation ("treat" for treats; a predicate word's first five letters,
-      // a final s aside, begin a word of the question). The seed's activation stays the cosine.
+      // A named entity's fact whose predicate the question writes (a predicate word's first five letters,
+      // a final s aside, begin a question word) ranks $factWordBonus higher; its activation stays the cosine.
       WITH qWords, r, fact, [w IN split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))), '[^\\p{L}\\p{N}]+', ' ')), ' ')
           WHERE size(w) >= 4 |
                      left(CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
@@ -166,9 +147,7 @@ OPTIONAL CALL (ranked) {
       RETURN relationship AS r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor))
           AS rank
     }
-    WITH r, fact, rank
-    ORDER BY rank DESC, elementId(r)
-    LIMIT $factSeedK
+    WITH r, fact, rank ORDER BY rank DESC, elementId(r) LIMIT $factSeedK
     WITH r, fact WHERE fact >= $seedMinScore
     // A literal (a date, a number, a nationality) is a value, not an entity to walk from.
     UNWIND [x IN [startNode(r), endNode(r)] WHERE NOT coalesce(x.type, '') IN ['Date', 'Number', 'Money', 'Percent', 'Nationality']] AS node
@@ -193,8 +172,7 @@ CALL (ranked) {
   UNWIND ranked AS r
   WITH r.node AS p, r.score AS score
   MATCH (p)-[:MENTIONS]->(e:Entity)
-  WITH e, max(score) AS score
-  ORDER BY score DESC, e.id
+  WITH e, max(score) AS score ORDER BY score DESC, e.id
   RETURN collect({node: e, activation: score}) AS mentioned
 }
 WITH seeds, CASE WHEN size(seeds) > 0 THEN [s IN seeds | {node: s.node, activation: s.activation}] ELSE mentioned END AS topEntities,
@@ -206,12 +184,9 @@ WITH seeds, CASE WHEN size(seeds) > 0 THEN [s IN seeds | {node: s.node, activati
 // passage search itself (reading 128 stored fact vectors for 10 MuSiQue passages: 5 ms).
 CALL (ranked) {
   UNWIND range(0, size(ranked) - 1) AS i
-  WITH i, ranked[i] AS r
-  WHERE 'RELATED' IN $relTypes
+  WITH i, ranked[i] AS r WHERE 'RELATED' IN $relTypes
   MATCH (a:Entity)-[rel:RELATED {passageId: r.node.id}]->(b:Entity)
-  WITH i, r, a, rel, b
-  ORDER BY i, a.id, rel.predicate, b.id, elementId(rel)
-  LIMIT $factK
+  WITH i, r, a, rel, b ORDER BY i, a.id, rel.predicate, b.id, elementId(rel) LIMIT $factK
   RETURN collect({rel: rel, score: r.score}) AS passageFacts
 }
 // The seeds' own relationships over $relTypes (when seeds were mapped, above), each
@@ -220,17 +195,15 @@ CALL (ranked) {
 CALL (seeds) {
   UNWIND seeds AS s
   WITH s.node AS seed, s.activation AS a
-  MATCH (seed)-[r]-(n:Entity)
-  WHERE type(r) IN $relTypes AND n <> seed AND CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) AND r.passageId IS NOT
-      NULL THEN EXISTS { MATCH (fp_:Passage {id: r.passageId}) WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL)
-      THEN ($filter.documentIds IS NULL OR fp_.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH
-      (fp_)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE
-      d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END } ELSE true END
+  MATCH (seed)-[r]-(n:Entity) WHERE type(r) IN $relTypes AND n <> seed AND CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT
+      NULL) AND r.passageId IS NOT NULL THEN EXISTS { MATCH (fp_:Passage {id: r.passageId}) WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds,
+      $filter.metadata) IS NOT NULL) THEN ($filter.documentIds IS NULL OR fp_.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND
+      $filter.metadata IS NULL) OR EXISTS { MATCH (fp_)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN
+      keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END } ELSE true END
   WITH seed, r, n, a * reduce(gate_ = 0.0, cos_ IN [emb_ IN [n.descriptionEmbedding] WHERE emb_ IS NOT NULL | ((2.0 * vector.similarity.cosine(emb_,
       $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor))] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) AS score
   // Ties (one seed, one neighbour, several predicates) in a fixed order: predicate, then the relationship.
-  ORDER BY score DESC, n.id, type(r), seed.id, coalesce(r.predicate, ''), elementId(r)
-  LIMIT $factK
+  ORDER BY score DESC, n.id, type(r), seed.id, coalesce(r.predicate, ''), elementId(r) LIMIT $factK
   RETURN collect({passageId: null, entityId: n.id, nodes: [seed, n], rels: [r], score: score}) AS entityPaths
 }
 // The seeds' facts first (ranked by the question), then the passages' others, $factK in all.

@@ -50,14 +50,9 @@
 // :param gateScores => true                 /* multiply each entity's PageRank score by gated mode's gate before ranking */;
 // :param seedSpecificity => false           /* divide each entity seed's weight by the number of passages that mention it (HippoRAG 2's node specificity) */;
 // ---- 1. seed mapping (partials/seeds.cypher) ----------------------------------------------------
-// Name seeds: entities whose whole name occurs in the question (full-text
-// index, then a word-boundary check). Caller seeds: Entity.id in $seedIds.
-// Vector seeds: the question embedding against the entity index; a hit's score is (1 + cos) / 2,
-// the same float as vector.similarity.cosine on the stored vector, so the cosine is read off it.
-// Fact seeds (HippoRAG 2's query-to-triple match) follow: each fact carries a
-// vector of "subject predicate object" (fact_<TYPE> index; server/ingest/facts.ts).
-// Each aggregation runs in its own CALL: one row in, one row out, and none without a row in
-// (vector and hybrid map seeds in a subquery that has a row only when they need seeds).
+// Name seeds (whole names the question writes), caller seeds ($seedIds), vector seeds (the entity
+// index; the cosine read off its score), then fact seeds (the fact_<TYPE> indexes of "subject
+// predicate object"). Each aggregation runs in its own CALL: one row in, one row out.
 CALL () {
   CALL () {
     WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q,
@@ -69,18 +64,14 @@ CALL () {
     CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q), ' ')[0..256], ' '), {limit: 50}) YIELD node
     WITH q, caps, innerCaps, node, ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS nameWords
     WHERE size(node.name) >= 3 AND q CONTAINS nameWords
-    // Extracted names must hold a capital (no common words), and the question must write them as
-    // names: each capitalised word of the name capitalised in the question, one of them past its
-    // first word (the mouth of a river is not the rapper "The Mouth"; "What is the place of birth"
-    // names neither "Place of birth" nor "What Is?"). A question with no capital past its first
-    // word says nothing by case, so its words match as they are. A curated graph's names are
-    // canonical as they are, lower case included (Hetionet's "melanoma").
+    // The question must write an extracted name as a name: its capitalised words capitalised in the
+    // question, one past its first word (unless none is); curated names match as they are
+    // (docs/statements.md#name-seeds).
     WITH caps, innerCaps, node, nameWords, [w_ IN split(trim(apoc.text.regreplace(node.name, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT
         toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)] AS nameCaps
     WHERE node:Curated OR (node.name <> toLower(node.name)
           AND (size(innerCaps) = 0 OR (all(w IN nameCaps WHERE w IN caps) AND any(w IN nameCaps WHERE w IN innerCaps))))
-    // The longest match wins: a name inside another matched name ("Half" in "The Half-Naked Truth",
-    // "Guy" in "Free Guy") is a part of that name, not a second one named by the question.
+    // The longest match wins: a name inside another matched name ("Guy" in "Free Guy") is no second name.
     WITH collect({node: node, words: nameWords}) AS matched
     UNWIND matched AS m
     WITH m, matched WHERE none(o IN matched WHERE size(o.words) > size(m.words) AND o.words CONTAINS m.words)
@@ -92,17 +83,13 @@ CALL () {
   }
   RETURN collect({node: node, cosine: null, namedActivation: 1.0, source: source}) AS named
 }
-// Without $vectorSeedsWithNames a question that names entities is seeded by them (and their
-// facts) alone, so the vector index, whose look-alikes (melanoma's "Melanoma skin",
-// "Melanosis") would be dropped, is searched only for a question that names none.
+// Without $vectorSeedsWithNames the vector index is searched only for a question that names no entity.
 CALL (named) {
   WITH named WHERE $vectorSeedsWithNames OR size(named) = 0
   CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node, score
   WITH node, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
-  ORDER BY cosine DESC, node.id
-  LIMIT $seedK
-  WITH node, cosine
-  WHERE cosine >= $seedMinScore
+  ORDER BY cosine DESC, node.id LIMIT $seedK
+  WITH node, cosine WHERE cosine >= $seedMinScore
   RETURN collect({node: node, cosine: cosine, namedActivation: 0.0, source: 'vector'}) AS vectorHits
 }
 CALL (vectorHits, named) {
@@ -110,20 +97,16 @@ CALL (vectorHits, named) {
   WITH s.node AS node, max(s.cosine) AS cosine, max(s.namedActivation) AS namedActivation, collect(DISTINCT s.source) AS sources
   RETURN collect({node: node, cosine: cosine, namedActivation: namedActivation, sources: sources}) AS raw, max(cosine) AS best
 }
-// Fact seeds. A question that names entities (name or caller seeds) is matched to their own
-// facts, as the named entities alone replace the vector look-alikes; any other question to the
-// nearest facts of every walked type's index. The $factSeedK best facts (cosine, from the index's
-// score or the stored vector) seed both their entities.
+// Fact seeds: a question that names entities is matched to their own facts, any other to the nearest
+// facts of every walked type's index; the $factSeedK best facts seed both their entities.
 CALL (raw) {
   CALL (raw) {
     WITH split(trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS qWords
     UNWIND [s IN raw WHERE s.namedActivation > 0 AND $factSeedK > 0 | s.node] AS named
-    MATCH (named)-[r]-(:Entity)
-    WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
+    MATCH (named)-[r]-(:Entity) WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
     WITH DISTINCT qWords, r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
-    // A named entity's fact whose predicate the question writes ranks $factWordBonus higher: the
-    // question names that relation ("treat" for treats; a predicate word's first five letters,
-    // a final s aside, begin a word of the question). The seed's activation stays the cosine.
+    // A named entity's fact whose predicate the question writes (a predicate word's first five letters,
+    // a final s aside, begin a question word) ranks $factWordBonus higher; its activation stays the cosine.
     WITH qWords, r, fact, [w IN split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))), '[^\\p{L}\\p{N}]+', ' ')), ' ')
         WHERE size(w) >= 4 |
                    left(CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
@@ -135,9 +118,7 @@ CALL (raw) {
     RETURN relationship AS r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor))
         AS rank
   }
-  WITH r, fact, rank
-  ORDER BY rank DESC, elementId(r)
-  LIMIT $factSeedK
+  WITH r, fact, rank ORDER BY rank DESC, elementId(r) LIMIT $factSeedK
   WITH r, fact WHERE fact >= $seedMinScore
   // A literal (a date, a number, a nationality) is a value, not an entity to walk from.
   UNWIND [x IN [startNode(r), endNode(r)] WHERE NOT coalesce(x.type, '') IN ['Date', 'Number', 'Money', 'Percent', 'Nationality']] AS node
@@ -186,8 +167,7 @@ CALL () {
       IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE
       true END
   WITH node, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
-  ORDER BY cosine DESC, node.id
-  LIMIT $passageSeedK
+  ORDER BY cosine DESC, node.id LIMIT $passageSeedK
   WITH collect({node: node, cosine: cosine}) AS hits
   WITH [h IN hits WHERE $passageSeedWeight > 0 AND h.cosine > 0] AS hits
   WITH hits, CASE WHEN size(hits) > 0 THEN hits[0].cosine ELSE 1.0 END AS best
@@ -224,16 +204,14 @@ CALL (entityGroups, entitySeeds, passageSeeds, seeds) {
       sourceNodes: sourceNodes, dampingFactor: $dampingFactor, maxIterations: $maxIterations,
       tolerance: $tolerance, relationshipWeightProperty: 'weight', logProgress: false, concurrency: $concurrency})
     YIELD nodeId, score
-    WITH nodeId, sum(w * score) AS score
-    WHERE score > 0
+    WITH nodeId, sum(w * score) AS score WHERE score > 0
     // $filter: a passage outside it is no candidate (its node is read only when a filter is set).
     WITH nodeId, score, CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN gds.util.asNode(nodeId) END AS node_
     WHERE node_ IS NULL OR NOT node_:Passage OR CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN
         ($filter.documentIds IS NULL OR node_.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH
         (node_)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {}))
         WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END
-    ORDER BY score DESC, nodeId
-    LIMIT ($entityK + $candidateK) * 4
+    ORDER BY score DESC, nodeId LIMIT ($entityK + $candidateK) * 4
     RETURN gds.util.asNode(nodeId) AS n, score
   }
   // $gateScores: an entity's score times the gated mode's gate, max(0, cos(its
@@ -258,21 +236,16 @@ WITH seeds, act, extraCandidates, CASE WHEN $trace THEN {
                + [s IN passageSeeds | {id: s.node.id, name: coalesce(s.node.title, s.node.id), label: 'Passage', weight: s.activation}],
        top: topScores} END AS trace
 // ---- 5. top entities, passage ranking, the passages' evidence paths (partials/rank_passages.cypher) 
-// The largest lists here are sorted as lists (apoc.coll.sortMulti), not by ORDER BY: a sort
-// buffers its rows, and Neo4j counts every value the row carries (act, the ppr candidates)
-// against the transaction's memory once per buffered row (a ppr question reached 1.4 GB).
+// The largest lists are sorted as lists, not by ORDER BY (memory: docs/statements.md#sorting).
 CALL (act) {
   UNWIND keys(act) AS eid
   MATCH (e:Entity) WHERE elementId(e) = eid
   WITH collect({node: e, id: e.id, activation: act[eid]}) AS all
   RETURN [x IN apoc.coll.sortMulti(all, ['activation', '^id'])[0..$entityK] | {node: x.node, activation: x.activation}] AS topEntities
 }
-// A passage's graph score: the activations of the top entities it mentions,
-// each divided by (passages mentioning the entity) ^ $hubExponent, plus its own
-// score in ppr mode; normalised by the best candidate, then blended with the
-// passage's own cosine to the question.
-// The entities the question names (name and caller seeds) count $namedPassageWeight x their
-// activation: a passage that only repeats the question's names is no hop the walk made.
+// A passage's graph score: the activations of the top entities it mentions, each divided by
+// (passages mentioning it) ^ $hubExponent (named seeds: x $namedPassageWeight), plus its own
+// score in ppr mode; normalised by the best candidate, then fused with the text's ranking.
 WITH *, [s IN seeds WHERE s.namedActivation > 0 | s.node] AS named
 CALL (topEntities, extraCandidates, named) {
   CALL (topEntities, named) {
@@ -280,11 +253,10 @@ CALL (topEntities, extraCandidates, named) {
     WITH t.node AS e, CASE WHEN t.node IN named THEN $namedPassageWeight * t.activation ELSE t.activation END AS a
     WITH e, a * toFloat(COUNT { (e)<-[:MENTIONS]-(:Passage) }) ^ (-$hubExponent) AS weight
     // $filter: only passages of the documents it selects are candidates (the walk went everywhere).
-    MATCH (e)<-[:MENTIONS]-(p:Passage)
-    WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN ($filter.documentIds IS NULL OR p.documentId IN
-        $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH (p)-[:PART_OF]->(d_:Document) WHERE ($filter.sources
-        IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE
-        true END
+    MATCH (e)<-[:MENTIONS]-(p:Passage) WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN ($filter.documentIds
+        IS NULL OR p.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH
+        (p)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE
+        d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END
     WITH p, sum(weight) AS g
     WITH collect({p: p, id: p.id, g: g}) AS all
     RETURN [x IN apoc.coll.sortMulti(all, ['g', '^id'])[0..$candidateK] | {p: x.p, g: x.g}] AS graphSide
@@ -298,8 +270,7 @@ CALL (topEntities, extraCandidates, named) {
         ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] =
         $filter.metadata[k_]) }) ELSE true END
     WITH node, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
-    ORDER BY cosine DESC, node.id
-    LIMIT $vectorK
+    ORDER BY cosine DESC, node.id LIMIT $vectorK
     RETURN collect({p: node, g: 0.0}) AS vectorSide
   }
   // Lexical candidates (rrf fusions only): the $lexicalK best passages by
@@ -323,25 +294,16 @@ CALL (topEntities, extraCandidates, named) {
   WITH c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore
   WITH p, lexicalRank, graphScore, ((2.0 * vector.similarity.cosine(p.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
   WITH collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
-  // blend: $graphWeight x graph score + $vectorWeight x cosine. rrf: reciprocal
-  // rank fusion, sum(1 / ($rrfK + rank)) over rankings of the candidates: no
-  // weights, no score scales. Two rankings vote, the graph's (graph score) and
-  // the text's (cosine and full-text fused by rank, as hybrid mode ranks): the
-  // embedding and the words are two views of one evidence, the passage's
-  // likeness to the question, so they share one vote. A passage that only the
-  // walk reaches (a bridge, unlike the question by nature) competes with what
-  // the text finds at one vote to one. rrf3: three votes, graph, cosine and
-  // full-text, so the text outvotes the graph two to one.
+  // blend: $graphWeight x graph score + $vectorWeight x cosine. rrf: sum(1 / ($rrfK + rank)) over two
+  // rankings, the graph's and the text's (dense and full-text); rrf3: over three (docs/statements.md#fusion).
   CALL (cands) {
     UNWIND cands AS c
-    WITH c WHERE $fusion <> 'blend' AND c.graphScore > 0
-    ORDER BY c.graphScore DESC, c.p.id
+    WITH c WHERE $fusion <> 'blend' AND c.graphScore > 0 ORDER BY c.graphScore DESC, c.p.id
     RETURN collect(elementId(c.p)) AS graphOrder
   }
   CALL (cands) {
     UNWIND cands AS c
-    WITH c WHERE $fusion <> 'blend'
-    ORDER BY c.vectorScore DESC, c.p.id
+    WITH c WHERE $fusion <> 'blend' ORDER BY c.vectorScore DESC, c.p.id
     RETURN collect(elementId(c.p)) AS denseOrder
   }
   WITH cands, graphOrder, apoc.map.fromLists(denseOrder, range(1, size(denseOrder))) AS denseRank
@@ -365,20 +327,16 @@ CALL (topEntities, extraCandidates, named) {
                        + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0)
          ELSE $graphWeight * c.graphScore + $vectorWeight * c.vectorScore
        END AS score
-  ORDER BY score DESC, p.id
-  LIMIT $topK
+  ORDER BY score DESC, p.id LIMIT $topK
   RETURN collect({node: p, score: score, graphScore: graphScore, vectorScore: vectorScore}) AS ranked
 }
-// Evidence: for each passage, a shortest path over $relTypes from a seed to
-// the most activated entity the passage mentions: none when it is a seed, the
-// hop from the first seed next to it without a search (a fact before a SAME_AS
-// link when both join them), else a search.
+// Evidence: for each passage, a path over $relTypes from a seed to its most activated entity:
+// none when that is a seed, a seed's direct hop when there is one, else a shortest path.
 CALL (ranked, seeds, act) {
   UNWIND ranked AS r
   WITH r.node AS p, seeds, act
   CALL (p, seeds, act) {
-    MATCH (p)-[m:MENTIONS]->(e:Entity)
-    WHERE act[elementId(e)] IS NOT NULL
+    MATCH (p)-[m:MENTIONS]->(e:Entity) WHERE act[elementId(e)] IS NOT NULL
     WITH e, m ORDER BY act[elementId(e)] DESC, e.id LIMIT 1
     // A link into the curated layer (docs/linking.md) says how the passage reached e.
     WITH e, CASE WHEN m.method IS NOT NULL THEN {method: m.method, confidence: m.confidence} END AS link,
@@ -386,8 +344,7 @@ CALL (ranked, seeds, act) {
     CALL (e, seeds, isSeed) {
       UNWIND CASE WHEN isSeed THEN [] ELSE range(0, size(seeds) - 1) END AS i
       WITH e, i, seeds[i].node AS seed
-      MATCH (seed)-[r]-(e)
-      WHERE type(r) IN $relTypes
+      MATCH (seed)-[r]-(e) WHERE type(r) IN $relTypes
       WITH seed, r ORDER BY i, type(r) = 'SAME_AS', type(r), elementId(r) LIMIT 1
       RETURN collect({nodes: [seed, e], rels: [r]}) AS hop
     }
@@ -401,8 +358,7 @@ CALL (ranked, seeds, act) {
       WITH e, seeds WHERE NOT isSeed AND size(hop) = 0
       UNWIND seeds AS s
       WITH e, s.node AS seed
-      MATCH path = shortestPath((seed)-[*..5]-(e))
-      WHERE all(rel IN relationships(path) WHERE type(rel) IN $relTypes)
+      MATCH path = shortestPath((seed)-[*..5]-(e)) WHERE all(rel IN relationships(path) WHERE type(rel) IN $relTypes)
       WITH path ORDER BY length(path) LIMIT 1
       RETURN nodes(path) AS pathNodes, relationships(path) AS pathRels
     }
@@ -411,23 +367,16 @@ CALL (ranked, seeds, act) {
   RETURN collect({passageId: p.id, entityId: null, nodes: pathNodes, rels: pathRels, score: reach, link: link}) AS paths
 }
 // ---- 6. evidence paths for entities, and the facts (partials/walk_facts.cypher) -----------------
-// Evidence for entities: a shortest path over $relTypes from a seed to each of
-// the $pathK most activated entities that are not seeds themselves (the
-// shortest, then from the most activated seed). An entity next to a seed gets
-// that one hop without a search (a fact before a SAME_AS link when both join
-// them): most answers sit next to a named seed, and a search from a hub to
-// another hub reads both their relationships.
+// Evidence for entities: for each of the $pathK most activated non-seed entities, a seed's direct
+// hop when there is one (no search: docs/statements.md#evidence), else a shortest path over $relTypes.
 CALL (topEntities, seeds) {
   UNWIND topEntities AS t
   WITH t, seeds WHERE NOT any(s IN seeds WHERE s.node = t.node)
-  WITH t.node AS e, t.activation AS a, seeds
-  ORDER BY a DESC, e.id
-  LIMIT $pathK
+  WITH t.node AS e, t.activation AS a, seeds ORDER BY a DESC, e.id LIMIT $pathK
   CALL (e, seeds) {
     UNWIND seeds AS s
     WITH e, s.node AS seed, s.activation AS seedActivation
-    MATCH (seed)-[r]-(e)
-    WHERE type(r) IN $relTypes
+    MATCH (seed)-[r]-(e) WHERE type(r) IN $relTypes
     WITH seed, r ORDER BY seedActivation DESC, seed.id, type(r) = 'SAME_AS', type(r), elementId(r) LIMIT 1
     RETURN collect({nodes: [seed, e], rels: [r]}) AS hop
   }
@@ -435,8 +384,7 @@ CALL (topEntities, seeds) {
     WITH e, seeds WHERE size(hop) = 0
     UNWIND seeds AS s
     WITH e, s.node AS seed, s.activation AS seedActivation
-    MATCH path = shortestPath((seed)-[*..5]-(e))
-    WHERE all(rel IN relationships(path) WHERE type(rel) IN $relTypes)
+    MATCH path = shortestPath((seed)-[*..5]-(e)) WHERE all(rel IN relationships(path) WHERE type(rel) IN $relTypes)
     WITH path ORDER BY length(path), seedActivation DESC, seed.id LIMIT 1
     RETURN nodes(path) AS pathNodes, relationships(path) AS pathRels
     UNION ALL
@@ -445,17 +393,13 @@ CALL (topEntities, seeds) {
   }
   RETURN collect({passageId: null, entityId: e.id, nodes: pathNodes, rels: pathRels, score: a}) AS entityPaths
 }
-// Facts: the relationships on the evidence paths (passages' and entities'),
-// each scored by the highest activation among the path ends it leads to, and
-// the seeds' own relationships to activated entities, scored by that activation.
-// A seed whose walk reached none of its neighbours (a hub: its outflow, divided
-// by its degree, stays under $threshold) gives its own relationships as vector
-// mode does, scored by its activation x the other end's gate.
+// Facts: the relationships on the evidence paths, each scored by the highest activation it leads
+// to, and the seeds' own relationships to activated entities; a seed that reached none of its
+// neighbours (a hub) gives its own relationships, scored by its activation x the other end's gate.
 CALL (seeds, act) {
   UNWIND seeds AS s
   WITH s.node AS seed, s.activation AS a
-  MATCH (seed)-[r]-(n:Entity)
-  WHERE type(r) IN $relTypes AND n <> seed
+  MATCH (seed)-[r]-(n:Entity) WHERE type(r) IN $relTypes AND n <> seed
   WITH seed, a, collect({r: r, n: n, reached: act[elementId(n)]}) AS rels
   WITH a, rels, [x IN rels WHERE x.reached IS NOT NULL] AS reached
   UNWIND CASE WHEN size(reached) > 0 THEN [x IN reached | {rels: [x.r], score: x.reached}]
@@ -473,9 +417,7 @@ CALL (paths, entityPaths, seedFacts) {
       IS NULL OR fp_.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH
       (fp_)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE
       d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END } ELSE true END
-  WITH r, max(x.score) AS score
-  ORDER BY score DESC, startNode(r).id, type(r), endNode(r).id
-  LIMIT $factK
+  WITH r, max(x.score) AS score ORDER BY score DESC, startNode(r).id, type(r), endNode(r).id LIMIT $factK
   RETURN collect({rel: r, score: score}) AS facts
 }
 // ---- 7. result and context (partials/result.cypher) ---------------------------------------------

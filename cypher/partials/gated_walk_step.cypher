@@ -11,12 +11,9 @@ CALL (act, gates) {
   WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
          ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share ORDER BY share DESC, src.id
   WITH collect({src: src, act: srcAct, share: share}) AS srcs
-  // Hubs send little to each of many neighbours. Taken in decreasing share, the sources from some
-  // point on (small) send at most threshold / decay in all: a neighbour that only they reach cannot
-  // pass the threshold. So the receivers are found from the others (big), and the small sources'
-  // relationships count only where they lead to one of those receivers (no aggregation over the
-  // rest). The inflows are those of expanding every source (the bound is taken a hair under the
-  // threshold, so rounding cannot make it otherwise).
+  // The small sources (past bigCount, in decreasing share) send at most threshold / decay in all: the
+  // receivers are found from the big ones, the small ones only top them up. The inflows are those of
+  // expanding every source (docs/statements.md#big-and-small-sources).
   WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS bigCount
   WITH srcs[0..bigCount] AS big, srcs[bigCount..] AS small, reduce(t = 0.0, x IN srcs[bigCount..] | t + x.share) AS smallTotal
   CALL (act, big, smallTotal) {
@@ -40,12 +37,9 @@ CALL (act, gates) {
   UNWIND keys(reached) AS id
   WITH reached[id].dst AS dst, reached[id].inflow + coalesce(topUp[id].inflow, 0.0) AS inflow,
        reached[id].sources + coalesce(topUp[id].sources, []) AS sources
-  // Reading a receiver's description embedding for its gate costs, so only the receivers that can
-  // still make the $frontier best are gated, and each node once per query (gates).
-  // gate <= 1, so incoming <= decay x inflow: the 10 x $frontier largest inflows are gated first; the
-  // $frontier-th best incoming among them is a bar that no receiver whose decay x inflow lies below it
-  // can reach, so only the rest at or above the bar are gated too. The result is the same as gating
-  // every receiver.
+  // Only the receivers that can still make the $frontier best are gated: the 10 x $frontier largest
+  // inflows, then those at or above the bar they set; the same result as gating every receiver
+  // (docs/statements.md#gating-the-head).
   WITH dst, inflow, sources WHERE $decay * inflow > $threshold ORDER BY inflow DESC, dst.id
   WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
   WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: {{STEP_GATE(c)}}}] AS head

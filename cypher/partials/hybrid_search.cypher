@@ -24,7 +24,6 @@ CALL () {
   // A dense hit's cosine is its index score's; only a full-text-only hit reads its stored vector.
   WITH node, sum(rrf) AS rrf, max(cosine) AS cosine
   WITH node, rrf, coalesce(cosine, {{COS(node.embedding)}}) AS cosine
-  ORDER BY rrf DESC, cosine DESC, node.id
-  LIMIT $topK
+  ORDER BY rrf DESC, cosine DESC, node.id LIMIT $topK
   RETURN collect({node: node, score: rrf, graphScore: 0.0, vectorScore: cosine}) AS ranked
 }

@@ -5,11 +5,8 @@
 // passage search itself (reading 128 stored fact vectors for 10 MuSiQue passages: 5 ms).
 CALL (ranked) {
   UNWIND range(0, size(ranked) - 1) AS i
-  WITH i, ranked[i] AS r
-  WHERE 'RELATED' IN $relTypes
+  WITH i, ranked[i] AS r WHERE 'RELATED' IN $relTypes
   MATCH (a:Entity)-[rel:RELATED {passageId: r.node.id}]->(b:Entity)
-  WITH i, r, a, rel, b
-  ORDER BY i, a.id, rel.predicate, b.id, elementId(rel)
-  LIMIT $factK
+  WITH i, r, a, rel, b ORDER BY i, a.id, rel.predicate, b.id, elementId(rel) LIMIT $factK
   RETURN collect({rel: rel, score: r.score}) AS passageFacts
 }

@@ -9,11 +9,9 @@ CALL gds.pageRank.stream($graphName, {
   sourceNodes: sourceNodes, dampingFactor: $dampingFactor, maxIterations: $maxIterations,
   tolerance: $tolerance, relationshipWeightProperty: 'weight', logProgress: false, concurrency: $concurrency})
 YIELD nodeId, score
-WITH nodeId, sum(w * score) AS score
-WHERE score > 0
+WITH nodeId, sum(w * score) AS score WHERE score > 0
 // $filter: a passage outside it is no candidate (its node is read only when a filter is set).
 WITH nodeId, score, CASE WHEN {{FILTERED}} THEN gds.util.asNode(nodeId) END AS node_
 WHERE node_ IS NULL OR NOT node_:Passage OR {{IN_FILTER(node_)}}
-ORDER BY score DESC, nodeId
-LIMIT ($entityK + $candidateK) * 4
+ORDER BY score DESC, nodeId LIMIT ($entityK + $candidateK) * 4
 RETURN gds.util.asNode(nodeId) AS n, score

@@ -18,8 +18,7 @@ CALL (ranked) {
   UNWIND ranked AS r
   WITH r.node AS p, r.score AS score
   MATCH (p)-[:MENTIONS]->(e:Entity)
-  WITH e, max(score) AS score
-  ORDER BY score DESC, e.id
+  WITH e, max(score) AS score ORDER BY score DESC, e.id
   RETURN collect({node: e, activation: score}) AS mentioned
 }
 WITH seeds, CASE WHEN size(seeds) > 0 THEN [s IN seeds | {node: s.node, activation: s.activation}] ELSE mentioned END AS topEntities,
