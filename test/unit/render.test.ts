@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CYPHER_DIR, cypherLiteral, driftReport, paramBlock, renderAll, renderAllLines } from '../../server/retrieval/render.js';
-import { GATED_PARAMS, paramsSchema, STATEMENTS } from '../../server/retrieval/params.js';
+import { defaultParams, GATED_PARAMS, paramsSchema, STATEMENTS, statementFile } from '../../server/retrieval/params.js';
 
 test('committed cypher/ files equal the renderer output (run `npm run cypher:render`)', () => {
   // The drift report names each differing line, its committed and rendered text, and the partial to edit.
@@ -61,6 +61,12 @@ test('the gated file unrolls five guarded steps, the later ones under a banner, 
       .replaceAll(`$steps >= ${k}`, '$steps >= K')
       .replaceAll(`{step: ${k},`, '{step: K,');
   for (let k = 2; k <= 4; k++) expect(code(blocks[k - 1], k)).toBe(code(blocks[0], 1));
+});
+
+test('the server picks the ppr file by engine, push by default', () => {
+  expect(statementFile('ppr', defaultParams('ppr'))).toBe('retrieve_ppr.cypher');
+  expect(statementFile('ppr', { ...defaultParams('ppr'), engine: 'gds' })).toBe('retrieve_ppr_gds.cypher');
+  expect(statementFile('gated', { engine: 'gds' })).toBe('retrieve_gated.cypher');
 });
 
 test('rendering is deterministic', () => {
