@@ -134,7 +134,7 @@ WITH [s IN raw | s {.*, activation: apoc.coll.max([s.namedActivation,
 // gate of each receiver gated so far (a gate does not change: its embedding is read once).
 WITH seeds, apoc.map.fromPairs([s IN seeds | [elementId(s.node), s.activation]]) AS act, {} AS gates, [] AS trace
 // step 1 of 5 (runs when $steps >= 1); each later step is this block again with its own number.
-// step 1: every node above $threshold (the $frontier most active) spreads
+// Every node above $threshold (the $frontier most active) spreads
 // to neighbours less active than itself; a neighbour v receives
 // decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount), gate(v) = max(0, cos(v.descriptionEmbedding, q)).
 CALL (act, gates) {

@@ -1,4 +1,4 @@
-// step {{K}}: every node above $threshold (the $frontier most active) spreads
+// Every node above $threshold (the $frontier most active) spreads
 // to neighbours less active than itself; a neighbour v receives
 // decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount), gate(v) = max(0, cos(v.descriptionEmbedding, q)).
 CALL (act, gates) {
