@@ -224,15 +224,17 @@ async function datasetSetup(dataset: string): Promise<Setup> {
 function stageCuts(mode: Mode): { stage: string; text: string }[] {
   const full = fs.readFileSync(path.join(CYPHER_DIR, MODES[mode].file), 'utf8');
   const cut = (marker: string, ret: string) => {
-    const at = full.indexOf(marker);
-    if (at < 0) throw new Error(`${MODES[mode].file}: no "${marker}" marker`);
+    const found = full.indexOf(marker);
+    if (found < 0) throw new Error(`${MODES[mode].file}: no "${marker}" marker`);
+    const at = full.lastIndexOf('\n', found) + 1;
     return `${full.slice(0, at)}RETURN ${ret} AS n`;
   };
   // vector searches passages first and maps seeds only where facts lie outside them.
-  if (mode === 'vector') return [{ stage: 'passage search', text: cut('// ---- seeds', 'size(ranked)') }];
+  // The section lines are numbered per file (server/retrieval/render.ts): cut at their titles.
+  if (mode === 'vector') return [{ stage: 'passage search', text: cut('. seeds: on a graph without passages', 'size(ranked)') }];
   const cuts = [{ stage: 'seeds', text: cut('// ---- 2.', 'size(seeds)') }];
-  if (mode === 'gated') cuts.push({ stage: 'seeds + walk', text: cut('// ---- 3.', 'size(keys(act))') });
-  if (mode === 'ppr') cuts.push({ stage: 'seeds + PageRank', text: cut('// ---- 3.', 'size(keys(act))') });
+  if (mode === 'gated') cuts.push({ stage: 'seeds + walk', text: cut('. top entities, passage ranking', 'size(keys(act))') });
+  if (mode === 'ppr') cuts.push({ stage: 'seeds + PageRank', text: cut('. top entities, passage ranking', 'size(keys(act))') });
   return cuts;
 }
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { classifyDbError } from './db/driver.js';
 import { databaseUnreachable, dbError } from './errors.js';
 import { Retriever, toDriverParams } from './retrieval/client.js';
-import { MODE_NAMES, MODES, type Mode } from './retrieval/params.js';
+import { MODE_NAMES, type Mode, statementFile } from './retrieval/params.js';
 import { CYPHER_DIR } from './retrieval/render.js';
 import type { ModeReadiness, Services } from './services.js';
 
@@ -40,8 +40,8 @@ export function planningOrder(defaultMode: Mode = DEFAULT_MODE): Mode[] {
  * statement itself (ppr before its projection exists) still leaves the plan cached.
  */
 async function planStatement(svc: Services, mode: Mode, embedding: number[]): Promise<void> {
-  const text = fs.readFileSync(path.join(CYPHER_DIR, MODES[mode].file), 'utf8');
   const params: Record<string, unknown> = { ...svc.retriever.effectiveParams(mode), question: 'warm up', questionEmbedding: embedding };
+  const text = fs.readFileSync(path.join(CYPHER_DIR, statementFile(mode, params)), 'utf8');
   const session = svc.store.driver.session({ database: svc.store.database, defaultAccessMode: 'READ' });
   try {
     const tx = await session.beginTransaction({ timeout: WARM_UP_TIMEOUT_MS });

@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { type Config, EMBEDDERS, loadConfig } from '../config.js';
-import { MODE_NAMES, MODES, type Mode } from '../retrieval/params.js';
+import { MODE_NAMES, MODES, statementFile, type Mode } from '../retrieval/params.js';
 
 interface ExplainFlags {
   mode: Mode;
@@ -85,7 +85,7 @@ export function explainCommand(program: Command): void {
         // The API's explain block: every parameter, then the question and its embedding (server/retrieval/client.ts).
         process.stdout.write(`${paramBlock({ ...params, question, questionEmbedding: embedding })}\n`);
         process.stderr.write(
-          `// ${flags.mode}: paste the lines above into Neo4j Browser or cypher-shell, then run cypher/${MODES[flags.mode].file} unchanged.\n` +
+          `// ${flags.mode}: paste the lines above into Neo4j Browser or cypher-shell, then run cypher/${statementFile(flags.mode, params)} unchanged.\n` +
             `// The question was embedded with ${embedder.id} (${embedder.dimension}-d): the database's vectors must come from the same embedder.\n`,
         );
       } finally {

@@ -7,7 +7,7 @@ import { pipelined } from './pipeline.js';
 import type { Progress } from './types.js';
 
 /**
- * A relationship's predicate, as the statements' facts read it (return.cypher): the `predicate`
+ * A relationship's predicate, as the statements' facts read it (partials/result.cypher): the `predicate`
  * property, else the type in lower case. Its sentence is subject, predicate, object.
  */
 const PREDICATE = "coalesce(r.predicate, toLower(replace(type(r), '_', ' ')))";

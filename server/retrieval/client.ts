@@ -6,7 +6,7 @@ import { AppError, databaseUnreachable, dbError } from '../errors.js';
 import type { GraphStore } from '../graph/store.js';
 import { projectionManager, type ProjectionManager } from './projection.js';
 import { CYPHER_DIR, paramBlock } from './render.js';
-import { INTEGER_PARAMS, MODES, defaultParams, type Mode } from './params.js';
+import { INTEGER_PARAMS, MODES, STATEMENTS, defaultParams, statementFile, type Mode } from './params.js';
 
 export interface Seed {
   id: string;
@@ -126,11 +126,12 @@ const PLAN_TIMEOUT_MS = 120_000;
  * executed in a read transaction with a timeout, parameters only.
  */
 export class Retriever {
-  private readonly statements = new Map<Mode, string>();
-  /** Modes whose statement Neo4j has planned (it ran, or failed after planning) since the database last went away. */
-  private readonly planned = new Set<Mode>();
-  /** Per mode, the one request that is planning its statement: the others wait for it (see firstPlan). */
-  private readonly planning = new Map<Mode, Promise<void>>();
+  /** The statement files by name: one per mode, and ppr one per engine (statementFile). */
+  private readonly statements = new Map<string, string>();
+  /** Files whose statement Neo4j has planned (it ran, or failed after planning) since the database last went away. */
+  private readonly planned = new Set<string>();
+  /** Per file, the one request that is planning its statement: the others wait for it (see firstPlan). */
+  private readonly planning = new Map<string, Promise<void>>();
   /** The ppr projection's manager: rebuilds it when a query finds it missing or stale. */
   readonly projection: ProjectionManager;
 
@@ -138,9 +139,7 @@ export class Retriever {
     private readonly store: GraphStore,
     private readonly opts: RetrieverOptions,
   ) {
-    for (const mode of Object.keys(MODES) as Mode[]) {
-      this.statements.set(mode, fs.readFileSync(path.join(CYPHER_DIR, MODES[mode].file), 'utf8'));
-    }
+    for (const { file } of STATEMENTS) this.statements.set(file, fs.readFileSync(path.join(CYPHER_DIR, file), 'utf8'));
     this.projection = projectionManager(store.driver, { graphName: opts.pprGraphName, database: store.database, extraTypes: opts.allowedRelTypes });
   }
 
@@ -169,8 +168,9 @@ export class Retriever {
     const params = this.effectiveParams(req.mode, req.explain && 'trace' in MODES[req.mode].params ? { trace: true, ...req.params } : req.params);
     const queryParams = { ...params, question: req.question ?? '', questionEmbedding: req.questionEmbedding };
     const driverParams = toDriverParams(queryParams);
+    const file = statementFile(req.mode, params);
     const t0 = performance.now();
-    const plan = await this.firstPlan(req.mode, signal);
+    const plan = await this.firstPlan(req.mode, file, signal);
     const timeoutMs = plan.planner ? Math.max(this.opts.timeoutMs, PLAN_TIMEOUT_MS) : this.opts.timeoutMs;
     let outcome: 'planned' | 'unknown' = 'unknown';
     const session = this.store.driver.session({ database: this.store.database, defaultAccessMode: 'READ' });
@@ -182,7 +182,7 @@ export class Retriever {
       // The request that plans the statement is not cut off by the query timeout: a plan takes
       // seconds, far more on a loaded machine, and one cut short helps no later request either.
       const tx = await session.beginTransaction({ timeout: timeoutMs });
-      const res = await tx.run(this.statements.get(req.mode)!, driverParams);
+      const res = await tx.run(this.statements.get(file)!, driverParams);
       await tx.commit();
       outcome = 'planned';
       const row = res.records[0].toObject();
@@ -198,7 +198,7 @@ export class Retriever {
         timings: { dbMs: round(performance.now() - t0) },
       };
       if (row.trace) result.trace = row.trace;
-      if (req.explain) result.explain = { file: `cypher/${MODES[req.mode].file}`, params: paramBlock(queryParams) };
+      if (req.explain) result.explain = { file: `cypher/${file}`, params: paramBlock(queryParams) };
       return result;
     } catch (e) {
       // A statement that failed at run time was planned; one cut off by an outage or the timeout may not have been.
@@ -226,9 +226,9 @@ export class Retriever {
     }
   }
 
-  /** The server's warm-up ran this mode's statement: its plan is cached, no request needs to plan it. */
+  /** The server's warm-up ran this mode's default statement: its plan is cached, no request needs to plan it. */
   notePlanned(mode: Mode): void {
-    this.planned.add(mode);
+    this.planned.add(MODES[mode].file);
   }
 
   /** The database went away (a restart loses its query cache): every statement is planned again. */
@@ -240,14 +240,14 @@ export class Retriever {
    * Planning a long statement takes seconds, and Neo4j plans a statement once per concurrent request
    * that misses its query cache: clients arriving together planned gated once each and timed out
    * (504; bench/reports/code-notes/design-figures-2026-12-01). So the
-   * first request of a mode plans it alone and the others wait for it, as long as their own
+   * first request of a statement file plans it alone and the others wait for it, as long as their own
    * timeout allows (then 503 + Retry-After). Resolves to the callback that reports the outcome.
    */
-  private async firstPlan(mode: Mode, signal?: AbortSignal): Promise<{ planner: boolean; done: (outcome: 'planned' | 'unknown') => void }> {
+  private async firstPlan(mode: Mode, file: string, signal?: AbortSignal): Promise<{ planner: boolean; done: (outcome: 'planned' | 'unknown') => void }> {
     const deadline = performance.now() + this.opts.timeoutMs;
     for (;;) {
-      if (this.planned.has(mode)) return { planner: false, done: () => undefined };
-      const inFlight = this.planning.get(mode);
+      if (this.planned.has(file)) return { planner: false, done: () => undefined };
+      const inFlight = this.planning.get(file);
       if (!inFlight) break;
       const left = deadline - performance.now();
       let timer: NodeJS.Timeout | undefined;
@@ -262,12 +262,12 @@ export class Retriever {
       }
     }
     let resolve!: () => void;
-    this.planning.set(mode, new Promise<void>((r) => (resolve = r)));
+    this.planning.set(file, new Promise<void>((r) => (resolve = r)));
     return {
       planner: true,
       done: (outcome) => {
-        if (outcome === 'planned') this.planned.add(mode);
-        this.planning.delete(mode);
+        if (outcome === 'planned') this.planned.add(file);
+        this.planning.delete(file);
         resolve();
       },
     };

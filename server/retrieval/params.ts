@@ -10,10 +10,13 @@ import { DEFAULT_PPR_GRAPH_NAME, DEFAULT_TRAVERSE_TYPES, GRAPH_NAME_PATTERN, IDE
 export interface ParamSpec {
   schema: z.ZodTypeAny;
   default: unknown;
+  /** The full meaning (OpenAPI, docs/parameters.md). */
   doc: string;
+  /** The one-line meaning in a statement file's :param block, where doc is too long for it. */
+  brief?: string;
 }
 
-/** The push rounds unrolled in retrieve_ppr.cypher (engine push). */
+/** The push rounds unrolled in retrieve_ppr.cypher (engine push; engine gds is retrieve_ppr_gds.cypher). */
 export const MAX_PUSH_ROUNDS = 6;
 
 const num = (min: number, max: number) => z.number().finite().min(min).max(max);
@@ -50,12 +53,14 @@ const FILTER_PARAMS = {
     schema: filterSchema,
     default: null,
     doc: 'only passages of documents that match are candidates, in the context or read for facts: {sources: [..], documentIds: [..], metadata: {key: value}}, any value of a field, every field given (Document.source, Document.id, Document.`metadata.<key>`); the walk still passes through all entities; null = no filter',
+    brief: 'only passages of matching documents: {sources, documentIds, metadata} (null = no filter)',
   },
   filterSearchK: {
     schema: int(50, 10000),
     // The vector indexes cannot filter in Neo4j 5.26: with a filter they are searched this wide and the hits filtered.
     default: 1000,
     doc: 'with a filter: each vector and full-text index search looks this wide (or its unfiltered width if larger), then drops the passages outside the filter (Neo4j 5.26 vector indexes cannot filter)',
+    brief: 'with a filter: how wide each index search looks before the passages outside it are dropped',
   },
 } satisfies Record<string, ParamSpec>;
 
@@ -67,6 +72,7 @@ export const COMMON_PARAMS = {
     // The server sets it from its embedder (Embedder.cosineFloor: MiniLM 0, e5 E5_COSINE_FLOOR, measured there).
     default: 0,
     doc: "the embedder's cosine between unrelated texts: every cosine to the question (gate, seeds, passages) is used as (cos - cosineFloor) / (1 - cosineFloor), so 0 means unrelated whatever the model; the server sets it from its embedder",
+    brief: "the embedder's cosine between unrelated texts: cosines are rescaled so 0 means unrelated",
   },
   useNameSeeds: { schema: z.boolean(), default: true, doc: 'also seed entities whose full name appears in the question (full-text index)' },
   nameSeedK: { schema: int(0, 50), default: 5, doc: 'at most this many exact-name seeds' },
@@ -75,6 +81,7 @@ export const COMMON_PARAMS = {
     // false: the vector index's look-alikes stop seeding named questions (bench/reports/code-notes/design-figures-2026-12-01).
     default: false,
     doc: 'keep the vector seeds when the question names entities (name or caller seeds); false = the named entities alone',
+    brief: 'keep the vector seeds when the question names entities (false: the named ones alone)',
   },
   seedIds: { schema: z.array(z.string().min(1).max(512)).max(100), default: [], doc: 'extra seed entity ids (Entity.id), activation 1' },
   factSeedK: {
@@ -82,12 +89,14 @@ export const COMMON_PARAMS = {
     // 5: a curated graph's answers are its facts; the text sets barely move (bench/reports/code-notes/design-figures-2026-12-01).
     default: 5,
     doc: "facts whose two entities become seeds, activation = the fact's cosine: a question that names entities is matched to their own facts, any other to the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) (0 = off)",
+    brief: "facts whose two entities become seeds, at the fact's cosine (0 = off)",
   },
   factWordBonus: {
     schema: num(0, 1),
     // 0.1: a question's relation word picks its facts over look-alikes (bench/reports/twolayer/2026-12-01-words).
     default: 0.1,
     doc: "a named entity's fact whose predicate the question writes (a predicate word's first five letters begin a question word: 'treat' for treats) ranks this much higher among the fact seeds; its activation stays its cosine (0 = off)",
+    brief: 'rank bonus among fact seeds for a fact whose predicate the question writes (0 = off)',
   },
   topK: { schema: int(1, 100), default: 10, doc: 'passages returned' },
   entityK: { schema: int(1, 500), default: 60, doc: 'top entities used for passage scoring and returned' },
@@ -100,6 +109,7 @@ export const COMMON_PARAMS = {
     // 0: passages that only repeat the question's names stop outranking the walk's (bench/reports/named-passages-2026-12-01.md).
     default: 0,
     doc: 'the entities the question names (name and caller seeds) score the passages that mention them with this share of their activation (gated, ppr), and ppr push pushes into those passages at this share of the link weight',
+    brief: "share of a named seed's activation (and push link weight) given to passages naming it",
   },
   hubExponent: { schema: num(0, 2), default: 0.5, doc: 'entity weight is divided by (passages mentioning it) ^ hubExponent' },
   fusion: {
@@ -108,11 +118,13 @@ export const COMMON_PARAMS = {
     // still competes (bench/reports/<set>/fusion, bench/reports/code-notes/design-figures-2026-12-01).
     default: 'rrf',
     doc: "passage ranking: blend = graphWeight x graph score + vectorWeight x cosine; rrf = reciprocal rank fusion of two rankings, the graph's and the text's (dense and full-text fused by rank); rrf3 = of three, graph, dense and full-text",
+    brief: 'passage ranking: blend (weighted sum), rrf (graph vs text ranks) or rrf3 (graph, dense, full-text)',
   },
   lexicalK: {
     schema: int(0, 200),
     default: 20,
     doc: 'rrf and rrf3 only: passages from the full-text index (BM25 over title and text) added as candidates and ranked',
+    brief: 'rrf, rrf3: passages from the full-text index (BM25) added as candidates',
   },
   rrfK: { schema: num(0, 1000), default: 60, doc: 'rrf and rrf3 only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in' },
   relTypes: {
@@ -125,6 +137,7 @@ export const COMMON_PARAMS = {
     schema: int(0, 200),
     default: 20,
     doc: "facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the RELATED facts read in their passages, in the passages' order, after the seeds' own relationships where seeds are mapped)",
+    brief: 'facts returned and added to the context',
   },
   ...FILTER_PARAMS,
 } satisfies Record<string, ParamSpec>;
@@ -133,11 +146,17 @@ export const GATED_PARAMS = {
   ...COMMON_PARAMS,
   steps: { schema: int(1, 5), default: 3, doc: 'propagation steps T (1-5)' },
   decay: { schema: num(0, 1), default: 0.7, doc: 'activation multiplier per hop' },
-  threshold: { schema: num(0, 1), default: 0.01, doc: 'a node spreads only when its activation exceeds this; smaller inflows are dropped' },
+  threshold: {
+    schema: num(0, 1),
+    default: 0.01,
+    doc: 'a node spreads only when its activation exceeds this; smaller inflows are dropped',
+    brief: 'a node spreads only when its activation exceeds this',
+  },
   gate: {
     schema: z.boolean(),
     default: true,
     doc: "multiply each hop by max(0, cos(neighbour's description embedding, question)); false is the ungated ablation",
+    brief: "multiply each hop by max(0, cos(neighbour's description, question)), false = ungated",
   },
   frontier: { schema: int(1, 10000), default: 100, doc: 'per step, at most this many sources spread and this many nodes receive' },
   degreeDiscount: {
@@ -146,11 +165,13 @@ export const GATED_PARAMS = {
     // activation (bench/reports/code-notes/design-figures-2026-12-01).
     default: 1,
     doc: "a source's outflow is divided by its degree ^ degreeDiscount (hub damping, as a random walk divides by the out-degree; 0 = off)",
+    brief: "a source's outflow is divided by its degree ^ this (hub damping, 0 = off)",
   },
   trace: {
     schema: z.boolean(),
     default: false,
     doc: 'also return the trace: per step, each node that received activation, its sources, gate value and inflow (explain: true sets it)',
+    brief: 'also return the trace of each step (explain: true sets it)',
   },
 } satisfies Record<string, ParamSpec>;
 
@@ -170,26 +191,35 @@ export const PPR_PARAMS = {
     // (bench/reports/devsets/ppr-engines-2026-12-01, bench/reports/code-notes/design-figures-2026-12-01).
     default: 'push',
     doc: 'how PageRank is computed: gds = GDS runs over the projection $graphName; push = a local push in Cypher over the stored graph (no projection, no GDS; pushRounds, pushEpsilon, pushFrontier)',
+    brief: 'how PageRank is computed: gds (retrieve_ppr_gds.cypher) or push (retrieve_ppr.cypher)',
   },
   pushRounds: {
     schema: int(1, MAX_PUSH_ROUNDS),
     default: 5,
     doc: `engine push: rounds (1-${MAX_PUSH_ROUNDS}); what is left after them is (damping ^ rounds) of the teleport weight`,
+    brief: 'push rounds (1-6)',
   },
   pushEpsilon: {
     schema: num(0, 1),
     // 1e-3: the same recall as 1e-4 in less time, most on a curated graph's hubs (bench/reports/code-notes/design-figures-2026-12-01).
     default: 1e-3,
     doc: 'engine push: a node pushes only when its residual exceeds this x the total teleport weight x its degree (smaller residuals wait; 0 = every node pushes)',
+    brief: 'a node pushes only when its residual exceeds this x total teleport weight x its degree',
   },
   pushFrontier: { schema: int(1, 10000), default: 1000, doc: 'engine push: at most this many nodes push per round, the largest residuals first' },
-  dampingFactor: { schema: num(0, 0.99), default: 0.5, doc: 'PageRank damping (HippoRAG 0.5; GDS default 0.85)' },
+  dampingFactor: {
+    schema: num(0, 0.99),
+    default: 0.5,
+    doc: 'PageRank damping (HippoRAG 0.5; GDS default 0.85)',
+    brief: 'PageRank damping (HippoRAG 0.5, GDS default 0.85)',
+  },
   maxIterations: { schema: int(1, 200), default: 30, doc: 'PageRank iterations at most' },
   tolerance: { schema: num(0, 1), default: 1e-7, doc: 'PageRank convergence tolerance' },
   exactWeights: {
     schema: z.boolean(),
     default: true,
     doc: 'exact weighted PPR as sum of w_i * PPR(seed_i), one GDS run per distinct seed weight; false = one run with unweighted seeds',
+    brief: 'exact weighted PPR (one GDS run per seed weight), false = one run with unweighted seeds',
   },
   concurrency: {
     // At most 4: GDS Community refuses more ("Community users cannot exceed concurrency=4").
@@ -197,11 +227,13 @@ export const PPR_PARAMS = {
     // 2: more threads than cores only contend; GDS's own default is 4 (bench/reports/code-notes/design-figures-2026-12-01).
     default: 2,
     doc: "threads per GDS PageRank run, at most 4 (GDS Community's limit; a question runs several, and concurrent questions share the cores)",
+    brief: 'threads per GDS PageRank run (at most 4, GDS Community)',
   },
   passageSeedWeight: {
     schema: num(0, 1),
     default: 0,
     doc: 'also teleport to the passageSeedK densest passages, each at this times its cosine over the best one (HippoRAG 2 uses 0.05)',
+    brief: 'also teleport to the passageSeedK densest passages at this x their relative cosine',
   },
   passageSeedK: { schema: int(0, 500), default: 10, doc: 'dense passages seeded when passageSeedWeight > 0' },
   teleportBuckets: { schema: int(1, 20), default: 4, doc: 'exact weights: the passage seeds are grouped by rank into this many GDS runs' },
@@ -209,12 +241,14 @@ export const PPR_PARAMS = {
     schema: z.boolean(),
     default: false,
     doc: 'also return the trace: the teleport weights and the top PageRank scores (explain: true sets it)',
+    brief: 'also return the teleport weights and top PageRank scores (explain: true sets it)',
   },
   gateScores: {
     schema: z.boolean(),
     // true: PageRank alone ranks the seeds' hub neighbours, not what the question asks for (bench/reports/code-notes/design-figures-2026-12-01).
     default: true,
     doc: "multiply each entity's PageRank score by max(0, cos(its description embedding, question)), gated mode's gate, before ranking",
+    brief: "multiply each entity's PageRank score by gated mode's gate before ranking",
   },
   seedSpecificity: {
     schema: z.boolean(),
@@ -227,6 +261,7 @@ const { cosineFloor, topK, relTypes, factK } = COMMON_PARAMS;
 /** vector and hybrid map seeds (and return their facts) only where facts lie outside the passages. */
 const withoutPassages = <T extends ParamSpec>(spec: T): T => ({
   ...spec,
+  brief: spec.brief ?? spec.doc,
   doc: `${spec.doc}; vector and hybrid: only on a graph without passages or when relTypes holds a curated type (one not read from text)`,
 });
 export const VECTOR_PARAMS = {
@@ -260,6 +295,20 @@ export const MODES = {
 
 export type Mode = keyof typeof MODES;
 export const MODE_NAMES = Object.keys(MODES) as Mode[];
+
+/** ppr's GDS engine has a statement of its own; MODES[mode].file is each mode's default (ppr: push). */
+export const PPR_GDS_FILE = 'retrieve_ppr_gds.cypher';
+
+/** The statement a request runs: one file per mode, and for ppr one per engine (params: the effective ones). */
+export function statementFile(mode: Mode, params: Record<string, unknown> = {}): string {
+  return mode === 'ppr' && params.engine === 'gds' ? PPR_GDS_FILE : MODES[mode].file;
+}
+
+/** Every statement file, with its mode and the params that pick it. */
+export const STATEMENTS: { file: string; mode: Mode; params: Record<string, unknown> }[] = [
+  ...MODE_NAMES.map((mode) => ({ file: MODES[mode].file as string, mode, params: {} })),
+  { file: PPR_GDS_FILE, mode: 'ppr', params: { engine: 'gds' } },
+];
 
 /** A strict schema for a mode's params: unknown keys and out-of-range values are rejected. */
 export function paramsSchema(mode: Mode) {

@@ -2,14 +2,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../config.js';
 import { DEFAULT_PPR_GRAPH_NAME, DEFAULT_TRAVERSE_TYPES, LITERAL_TYPES, PROJECTION_TYPES } from '../graph/facts.js';
-import { MAX_PUSH_ROUNDS, MODES, type Mode, type ParamSpec } from './params.js';
+import { MAX_PUSH_ROUNDS, MODES, PPR_GDS_FILE, type Mode, type ParamSpec } from './params.js';
 
 /**
  * Renders the committed cypher/ files from cypher/partials/ and the parameter
- * table in params.ts. The gated propagation block is unrolled MAX_STEPS times
- * (each copy runs only when $steps >= its number), as in the authors' reference
- * code. `npm run cypher:render` rewrites the files; a test fails when a
- * committed file differs from this output.
+ * table in params.ts, one file per mode and, for ppr, per engine. The gated
+ * propagation block is unrolled MAX_STEPS times and the push round
+ * MAX_PUSH_ROUNDS times (each copy runs only when $steps / $pushRounds >= its
+ * number), as in the authors' reference code: the first copy carries the
+ * explanation, each later one a one-line banner and the same code.
+ * `npm run cypher:render` rewrites the files; the render check
+ * (test/unit/render.test.ts, driftReport) names each line that differs and the
+ * partial it comes from.
  */
 export const MAX_STEPS = 5;
 export const CYPHER_DIR = path.join(ROOT, 'cypher');
@@ -28,6 +32,9 @@ const PARTIALS = path.join(CYPHER_DIR, 'partials');
  * $cosineFloor: (cos - $cosineFloor) / (1 - $cosineFloor), so 0 means unrelated with any model.
  */
 const MACROS: [RegExp, string][] = [
+  // {{SEARCH_WIDTH(k)}}: an approximate (HNSW) index search looks at least 50 wide: 10 wide returned a
+  // different top 10 for most 2Wiki questions. The hits past k are cut after the search.
+  [/\{\{SEARCH_WIDTH\((.+?)\)\}\}/g, 'CASE WHEN $1 < 50 THEN 50 ELSE $1 END'],
   // The passage filter ($filter, docs/filter.md). {{FACT_IN_FILTER(r)}}: a fact read from a passage
   // (r.passageId) counts only when that passage is in the filter; a curated fact (no passageId) always.
   [
@@ -79,9 +86,6 @@ const MACROS: [RegExp, string][] = [
   [/\{\{LUCENE\((.+?)\)\}\}/g, "apoc.text.join(split($1, ' ')[0..256], ' ')"],
 ];
 
-const partial = (name: string) =>
-  MACROS.reduce((text, [pattern, expansion]) => text.replace(pattern, expansion), fs.readFileSync(path.join(PARTIALS, `${name}.cypher`), 'utf8')).trimEnd();
-
 const SHORT_ESCAPES: Record<string, string> = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
 
 /**
@@ -118,55 +122,172 @@ export function paramBlock(values: Record<string, unknown>, expressions: Record<
   return lines.join('\n');
 }
 
+/** A rendered line and where it comes from (a partial and its line, or the parameter table). */
+export interface RenderedLine {
+  text: string;
+  from: string;
+}
+
+/** The longest line a rendered file may hold; longer ones are wrapped at a space outside any string. */
+export const MAX_LINE = 160;
+
+/**
+ * A code line of more than MAX_LINE characters (a macro expanded in it) broken at spaces outside
+ * string literals, each continuation indented 4 past the line. Cypher does not care where a line
+ * breaks outside a string, so the statement stays the same.
+ */
+function wrap(line: string): string[] {
+  if (line.length <= MAX_LINE) return [line];
+  const indent = `${line.match(/^ */)![0]}    `;
+  const out: string[] = [];
+  let rest = line;
+  while (rest.length > MAX_LINE) {
+    let quote = '';
+    let cut = -1;
+    for (let i = 0; i < rest.length && i <= MAX_LINE; i++) {
+      const c = rest[i];
+      if (quote) {
+        if (c === '\\') i++;
+        else if (c === quote) quote = '';
+      } else if (c === "'" || c === '"' || c === '`') quote = c;
+      else if (c === ' ' && i > indent.length && rest.slice(0, i).trim()) cut = i;
+    }
+    if (cut < 0) throw new Error(`cannot wrap a line of ${rest.length} characters: ${rest.slice(0, 80)}`);
+    out.push(rest.slice(0, cut).trimEnd());
+    rest = indent + rest.slice(cut + 1).trimStart();
+  }
+  out.push(rest);
+  return out;
+}
+
+/**
+ * A partial's lines, rendered: `{{NAME}}` variables replaced, `{{INCLUDE other NAME=value}}` lines
+ * replaced by that partial (indented as the line), macros expanded, long lines wrapped; a section
+ * line (`// ---- § title`) numbered from `section` (an included partial's is not numbered).
+ */
+function partial(name: string, vars: Record<string, string> = {}, section?: { n: number }, indent = ''): RenderedLine[] {
+  const file = `${name}.cypher`;
+  const lines = fs.readFileSync(path.join(PARTIALS, file), 'utf8').trimEnd().split('\n');
+  return lines.flatMap((raw, i) => {
+    const from = `cypher/partials/${file}:${i + 1}`;
+    const line = Object.entries(vars).reduce((t, [k, v]) => t.replaceAll(`{{${k}}}`, v), raw);
+    const include = line.match(/^( *)\{\{INCLUDE (\w+)((?: \w+=\S+)*)\}\}$/);
+    if (include) {
+      const args = Object.fromEntries(
+        include[3]
+          .trim()
+          .split(/ +/)
+          .filter(Boolean)
+          .map((a) => a.split('=')),
+      );
+      return partial(include[2], { ...vars, ...args }, undefined, indent + include[1]);
+    }
+    const sec = line.match(/^\/\/ ---- § (.*)$/);
+    if (sec) {
+      // An included partial's section is a part of the including one: not numbered.
+      const title = `// ---- ${section ? `${++section.n}. ` : ''}${sec[1]} (partials/${file}) `;
+      return [{ text: indent + title.padEnd(100 - indent.length, '-'), from }];
+    }
+    const text = MACROS.reduce((t, [pattern, expansion]) => t.replace(pattern, expansion), line);
+    if (/\{\{/.test(text)) throw new Error(`${from}: unexpanded ${text.match(/\{\{[^}]*\}\}/)![0]}`);
+    return wrap(text ? indent + text : text).map((t) => ({ text: t, from }));
+  });
+}
+
+/**
+ * A block repeated `count` times with {{K}} = 1..count: the first copy as written, explanation
+ * included; each later copy a one-line banner and the same code without its comments, so the
+ * copies are visibly the same.
+ */
+function repeated(name: string, count: number, label: string, guard: string, vars: Record<string, string>, section: { n: number }): RenderedLine[] {
+  const out: RenderedLine[] = [];
+  for (let k = 1; k <= count; k++) {
+    const lines = partial(name, { ...vars, K: String(k) }, section);
+    const from = `cypher/partials/${name}.cypher`;
+    if (k === 1) out.push({ text: `// ${label} 1 of ${count} (runs when ${guard} >= 1); each later ${label} is this block again with its own number.`, from });
+    else out.push({ text: `// ${label} ${k} of ${count}: ${label} 1's block (comments left out), run when ${guard} >= ${k}.`, from });
+    out.push(...(k === 1 ? lines : lines.filter((l) => !l.text.trimStart().startsWith('//'))));
+  }
+  return out;
+}
+
 const QUESTION_DOCS: Record<string, string> = {
-  question: 'the question text (used only for exact-name seeds; may be empty)',
-  questionEmbedding: 'the question embedding, same model and dimension as the entity and passage vectors',
+  question: 'the question text (for exact-name seeds, may be empty)',
+  questionEmbedding: 'the question embedding (same model as the stored vectors), here a passage stands in',
 };
 // The header's :param block runs unchanged: it borrows a passage's embedding as the question.
 const DEMO_EXPRESSIONS = { questionEmbedding: 'COLLECT { MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding LIMIT 1 }[0]' };
 
-function header(
-  title: string,
-  about: string[],
-  specs: Record<string, ParamSpec>,
-  runtime: Record<string, string>,
-  demoValues: Record<string, unknown>,
-  expressions: Record<string, string>,
-): string {
-  const width = Math.max(...[...Object.keys(specs), ...Object.keys(runtime)].map((k) => k.length));
-  const rows = [
-    ...Object.entries(runtime).map(([k, doc]) => `//   ${k.padEnd(width)}  ${doc}`),
-    ...Object.entries(specs).map(([k, s]) => `//   ${k.padEnd(width)}  ${s.doc} (default ${cypherLiteral(s.default)})`),
-  ];
-  const block = paramBlock({ ...demoValues, ...Object.fromEntries(Object.entries(specs).map(([k, s]) => [k, s.default])) }, expressions)
-    .split('\n')
-    .map((l) => `// ${l}`);
+/**
+ * The file header: the title, a short summary and the :param block, each line with its one-line
+ * meaning as a comment inside the expression (Browser and cypher-shell evaluate `RETURN <expression>`),
+ * so a copied line sets the parameter as it is. The full meanings are in docs/parameters.md.
+ */
+function header(title: string, about: string[], params: { name: string; value: string; brief: string }[]): RenderedLine[] {
+  const from = 'server/retrieval/params.ts (and render.ts: title, summary)';
+  const set = params.map((p) => `:param ${p.name} => ${p.value}`);
+  const width = Math.max(...set.filter((s) => s.length <= 48).map((s) => s.length));
+  const block = params.flatMap((p, i) => {
+    if (/\*\/|;/.test(p.brief)) throw new Error(`${p.name}: a :param meaning may hold neither */ nor ;`);
+    // A long expression (the demo question embedding) gets its meaning on the line above.
+    if (set[i].length > 48) return [`// ${p.name}: ${p.brief}`, `// ${set[i]};`];
+    const line = `// ${set[i].padEnd(width)} /* ${p.brief} */;`;
+    if (line.length > MAX_LINE)
+      throw new Error(`${p.name}: its :param line has ${line.length} characters (at most ${MAX_LINE}): give it a shorter brief in params.ts`);
+    return [line];
+  });
   return [
     `// ${title}`,
-    '// GENERATED by `npm run cypher:render` from cypher/partials/ and server/retrieval/params.ts: edit those, not this file.',
+    '// GENERATED by `npm run cypher:render` from cypher/partials/ (each section names its partial) and server/retrieval/params.ts:',
+    '// edit those, not this file. Each parameter in full: docs/parameters.md.',
     '//',
     ...about.map((l) => `// ${l}`),
     '//',
-    '// Parameters:',
-    ...rows,
-    '//',
     '// To run in Neo4j Browser or cypher-shell, set the parameters first (copy, remove the leading "// "):',
     ...block,
-  ].join('\n');
+  ].map((text) => ({ text, from }));
 }
 
-/** vector's and hybrid's seeds: the graph modes' seed mapping, run only where facts lie outside the passages. */
-const baselineSeeds = () =>
-  partial('baseline_seeds').replace(
-    '{{SEEDS}}',
-    partial('seeds')
-      .split('\n')
-      .map((l) => (l ? `  ${l}` : l))
-      .join('\n'),
-  );
+/** The :param lines of a statement: the question, its embedding, then the table's parameters the statement reads. */
+function headerParams(specs: Record<string, ParamSpec>, questionDoc: string): { name: string; value: string; brief: string }[] {
+  return [
+    { name: 'question', value: cypherLiteral(''), brief: questionDoc },
+    { name: 'questionEmbedding', value: DEMO_EXPRESSIONS.questionEmbedding, brief: QUESTION_DOCS.questionEmbedding },
+    ...Object.entries(specs).map(([name, s]) => ({ name, value: cypherLiteral(s.default), brief: s.brief ?? s.doc })),
+  ];
+}
 
-const MODE_ABOUT: Record<Mode, { title: string; about: string[]; body: () => string[] }> = {
-  gated: {
+interface Statement {
+  mode: Mode;
+  title: string;
+  about: string[];
+  /** Parameters of the mode's table this file does not read (the other engine's). */
+  omit?: string[];
+  body: (section: { n: number }) => RenderedLine[][];
+}
+
+const GDS_ONLY = ['graphName', 'maxIterations', 'tolerance', 'concurrency'];
+const PUSH_ONLY = ['pushRounds', 'pushEpsilon', 'pushFrontier'];
+
+/** The tail every graph mode shares: passage ranking, evidence, facts, the result. */
+const graphTail = (section: { n: number }) => [partial('rank_passages', {}, section), partial('walk_facts', {}, section), partial('result', {}, section)];
+/** vector's and hybrid's tail: seeds only where facts lie outside the passages, facts, the result. */
+const baselineTail = (section: { n: number }) => [
+  partial('seeds_if_needed', {}, section),
+  partial('passage_facts', {}, section),
+  partial('seed_facts', {}, section),
+  partial('result', {}, section),
+];
+
+const PPR_ABOUT = [
+  'Seeds as in gated mode; Personalized PageRank from the seeds (weighted by activation) over',
+  'entities and passages (MENTIONS, RELATED, SAME_AS; undirected, weighted), then the same passage',
+  'scoring as gated mode, with each passage node also adding its own PageRank score.',
+];
+
+const FILES: Record<string, Statement> = {
+  [MODES.gated.file]: {
+    mode: 'gated',
     title: 'graph-recall: gated mode - query-aware spreading activation (one statement, read-only)',
     about: [
       'Seeds from the entity vector index (plus exact-name, caller and fact seeds: the entities of the',
@@ -175,38 +296,53 @@ const MODE_ABOUT: Record<Mode, { title: string; about: string[]; body: () => str
       "max(0, cos(neighbour's description embedding, question)). Passages are scored from the",
       'activations of the entities they mention, blended with their own cosine to the question.',
     ],
-    body: () => [
-      partial('seeds'),
-      partial('gated_start'),
-      ...Array.from({ length: MAX_STEPS }, (_, i) => partial('gated_step').replaceAll('{{K}}', String(i + 1))),
-      partial('gated_end'),
-      partial('select'),
-      partial('facts_walk'),
-      partial('return'),
+    body: (section) => [
+      partial('seeds', {}, section),
+      partial('gated_walk_start', {}, section),
+      repeated('gated_walk_step', MAX_STEPS, 'step', '$steps', {}, section),
+      partial('gated_walk_end', {}, section),
+      ...graphTail(section),
     ],
   },
-  ppr: {
-    title: 'graph-recall: ppr mode - Personalized PageRank with Neo4j GDS or a local push (one statement, read-only)',
+  [MODES.ppr.file]: {
+    mode: 'ppr',
+    title: 'graph-recall: ppr mode, engine push - Personalized PageRank by a local push in Cypher (one statement, read-only)',
     about: [
-      'Seeds as in gated mode; Personalized PageRank from the seeds (weighted by activation) over',
-      'entities and passages (MENTIONS, RELATED, SAME_AS; undirected, weighted). $engine gds runs',
-      'GDS PageRank on the projection $graphName (see cypher/ppr_projection.cypher); $engine push',
-      'computes it in Cypher on the stored graph, $pushRounds rounds, no projection. Then the same',
-      'passage scoring as gated mode, with each passage node also adding its own PageRank score.',
+      ...PPR_ABOUT,
+      'The push runs $pushRounds rounds on the stored graph: no projection, no GDS. The server runs',
+      'this file for engine push (the default); engine gds runs retrieve_ppr_gds.cypher.',
     ],
-    body: () => [
-      partial('seeds'),
-      partial('ppr_body'),
-      partial('ppr_push_start'),
-      ...Array.from({ length: MAX_PUSH_ROUNDS }, (_, i) => partial('ppr_push_step').replaceAll('{{K}}', String(i + 1))),
-      partial('ppr_push_end'),
-      partial('ppr_scores'),
-      partial('select'),
-      partial('facts_walk'),
-      partial('return'),
+    omit: ['engine', ...GDS_ONLY],
+    body: (section) => [
+      partial('seeds', {}, section),
+      partial('ppr_teleport', {}, section),
+      partial('ppr_push_start', {}, section),
+      repeated('ppr_push_step', MAX_PUSH_ROUNDS, 'push round', '$pushRounds', {}, section),
+      partial('ppr_push_end', {}, section),
+      partial('ppr_readout', { ENGINE: 'push', SCORE_INPUTS: 'estimate' }, section),
+      ...graphTail(section),
     ],
   },
-  vector: {
+  [PPR_GDS_FILE]: {
+    mode: 'ppr',
+    title: 'graph-recall: ppr mode, engine gds - Personalized PageRank with Neo4j GDS (one statement, read-only)',
+    about: [
+      ...PPR_ABOUT,
+      'GDS PageRank runs on the projection $graphName (see cypher/ppr_projection.cypher). The server',
+      'runs this file for engine gds; engine push (the default) runs retrieve_ppr.cypher.',
+    ],
+    omit: ['engine', ...PUSH_ONLY],
+    body: (section) => [
+      partial('seeds', {}, section),
+      partial('ppr_gds_check', {}, section),
+      partial('ppr_teleport', {}, section),
+      partial('ppr_gds_groups', {}, section),
+      partial('ppr_readout', { ENGINE: 'gds', SCORE_INPUTS: 'entityGroups' }, section),
+      ...graphTail(section),
+    ],
+  },
+  [MODES.vector.file]: {
+    mode: 'vector',
     title: 'graph-recall: vector mode - plain dense passage search, the baseline (one statement, read-only)',
     about: [
       'The top $topK passages by cosine to the question from the passage vector index, the facts',
@@ -214,54 +350,86 @@ const MODE_ABOUT: Record<Mode, { title: string; about: string[]; body: () => str
       'holds a curated type (not read from text), seeds are mapped as in the graph modes and their',
       'own facts come first; seeds never change the ranking.',
     ],
-    body: () => [partial('vector_body'), baselineSeeds(), partial('facts_passages'), partial('facts_seeds'), partial('return')],
+    body: (section) => [partial('vector_search', {}, section), ...baselineTail(section)],
   },
-  hybrid: {
+  [MODES.hybrid.file]: {
+    mode: 'hybrid',
     title: 'graph-recall: hybrid mode - dense + full-text passage search, fused by rank (one statement, read-only)',
     about: [
       'The strong cheap baseline: the passage vector index and a Lucene full-text index on passage',
       'title and text each give $hybridK passages; reciprocal rank fusion (sum of 1 / ($rrfK + rank))',
       'orders them. Facts, entities and seeds as in vector mode.',
     ],
-    body: () => [partial('hybrid_body'), baselineSeeds(), partial('facts_passages'), partial('facts_seeds'), partial('return')],
+    body: (section) => [partial('hybrid_search', {}, section), ...baselineTail(section)],
   },
 };
 
-export function renderMode(mode: Mode): string {
-  const m = MODE_ABOUT[mode];
-  const specs = MODES[mode].params as Record<string, ParamSpec>;
-  const docs = mode === 'hybrid' ? { ...QUESTION_DOCS, question: 'the question text (full-text search and exact-name seeds; may be empty)' } : QUESTION_DOCS;
-  const h = header(m.title, m.about, specs, docs, { question: '' }, DEMO_EXPRESSIONS);
-  const body = m.body().join('\n');
-  return `${h}\n${body}\n`;
+/** A statement file's lines, each with its source. */
+export function renderStatementLines(file: string): RenderedLine[] {
+  const st = FILES[file];
+  if (!st) throw new Error(`no statement file ${file}`);
+  const specs = Object.fromEntries(Object.entries(MODES[st.mode].params as Record<string, ParamSpec>).filter(([k]) => !st.omit?.includes(k)));
+  const questionDoc = st.mode === 'hybrid' ? 'the question text (full-text search and exact-name seeds, may be empty)' : QUESTION_DOCS.question;
+  return [...header(st.title, st.about, headerParams(specs, questionDoc)), ...st.body({ n: 0 }).flat()];
 }
 
 export const PROJECTION_PARAMS: Record<string, ParamSpec> = {
   action: { schema: null as never, default: 'status', doc: 'create (if missing) | refresh (drop and create) | drop | status' },
-  graphName: { schema: null as never, default: DEFAULT_PPR_GRAPH_NAME, doc: 'projection name, as used by retrieve_ppr.cypher' },
+  graphName: { schema: null as never, default: DEFAULT_PPR_GRAPH_NAME, doc: 'projection name, as used by retrieve_ppr_gds.cypher' },
   projectionTypes: { schema: null as never, default: [...PROJECTION_TYPES], doc: 'relationship types projected' },
 };
 
-export function renderProjection(): string {
+function renderProjectionLines(): RenderedLine[] {
   const h = header(
     'graph-recall: the GDS projection used by ppr mode with engine gds - create, refresh, drop or inspect it',
     [
       'The server runs this after ingestion (refresh) and on POST /v1/projection. A projection',
-      'older than the last write to the graph is reported stale by retrieve_ppr.cypher.',
+      'older than the last write to the graph is reported stale by retrieve_ppr_gds.cypher.',
     ],
-    PROJECTION_PARAMS,
-    {},
-    {},
-    {},
+    Object.entries(PROJECTION_PARAMS).map(([name, s]) => ({ name, value: cypherLiteral(s.default), brief: s.doc })),
   );
-  return `${h}\n${partial('projection_body')}\n`;
+  return [...h, ...partial('projection_body')];
 }
 
-export function renderAll(): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const mode of Object.keys(MODES) as Mode[]) files[MODES[mode].file] = renderMode(mode);
-  files['ppr_projection.cypher'] = renderProjection();
+/** Every rendered file, line by line with its source. */
+export function renderAllLines(): Record<string, RenderedLine[]> {
+  const files: Record<string, RenderedLine[]> = {};
+  for (const file of Object.keys(FILES)) files[file] = renderStatementLines(file);
+  files['ppr_projection.cypher'] = renderProjectionLines();
   return files;
+}
+
+const textOf = (lines: RenderedLine[]) => `${lines.map((l) => l.text).join('\n')}\n`;
+
+export function renderAll(): Record<string, string> {
+  return Object.fromEntries(Object.entries(renderAllLines()).map(([name, lines]) => [name, textOf(lines)]));
+}
+
+/**
+ * What differs between a committed file and the renderer's output, for a DBA who edited the
+ * file: the changed lines (the span between the first and the last difference), each with the
+ * committed text, the rendered text, and the partial (and line) to edit instead. null: no drift.
+ */
+export function driftReport(name: string, committed: string, lines: RenderedLine[]): string | null {
+  const want = textOf(lines).split('\n');
+  const have = committed.split('\n');
+  let top = 0;
+  while (top < want.length && top < have.length && want[top] === have[top]) top++;
+  if (top === want.length && top === have.length) return null;
+  let wEnd = want.length;
+  let hEnd = have.length;
+  while (wEnd > top && hEnd > top && want[wEnd - 1] === have[hEnd - 1]) {
+    wEnd--;
+    hEnd--;
+  }
+  const shown = 12;
+  const out = [`cypher/${name} differs from its partials at line ${top + 1}:`];
+  for (let i = top; i < Math.min(hEnd, top + shown); i++) out.push(`  committed ${i + 1}: ${have[i]}`);
+  if (hEnd - top > shown) out.push(`  ... ${hEnd - top - shown} more committed lines`);
+  for (let i = top; i < Math.min(wEnd, top + shown); i++) out.push(`  rendered  ${i + 1}: ${want[i]}   <- ${lines[i]?.from ?? '(end of file)'}`);
+  if (wEnd - top > shown) out.push(`  ... ${wEnd - top - shown} more rendered lines`);
+  out.push('Make the change in the partial named after each rendered line (or params.ts for the header), then run `npm run cypher:render`.');
+  return out.join('\n');
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(ROOT, 'server/retrieval/render.ts')) {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { CYPHER_DIR } from '../../server/retrieval/render.js';
-import { MODES, type Mode } from '../../server/retrieval/params.js';
+import { STATEMENTS } from '../../server/retrieval/params.js';
 import { AppError } from '../../server/errors.js';
 import { STATUS } from '../../server/http/errors.js';
 import { Retriever } from '../../server/retrieval/client.js';
@@ -213,9 +213,9 @@ test.each(['gated', 'ppr', 'vector', 'hybrid'] as const)('the %s file runs uncha
 /** Integers read back through the plain driver (neo4j Integer) as numbers, as the API takes them. */
 const plainValue = (v: unknown): unknown => (neo4j.isInt(v) ? (v as { toNumber(): number }).toNumber() : v);
 
-test.each(Object.entries(MODES).map(([mode, m]) => [m.file, mode as Mode] as const))(
+test.each(STATEMENTS.map((s) => [s.file, s.mode, s.params] as const))(
   '%s runs as shipped with the :param block in its own header and gives what the API gives for those values',
-  async (file, mode) => {
+  async (file, mode, extra) => {
     const text = fs.readFileSync(path.join(CYPHER_DIR, file), 'utf8');
     const header = text
       .split('\n')
@@ -226,7 +226,12 @@ test.each(Object.entries(MODES).map(([mode, m]) => [m.file, mode as Mode] as con
     expect(row.passages.length).toBeGreaterThan(0);
     // The same values through the statement runner the API uses: the same passages, scores and context.
     const { question, questionEmbedding, ...params } = Object.fromEntries(Object.entries(evaluated).map(([k, v]) => [k, plainValue(v)]));
-    const api = await retriever.retrieve({ mode, question: question as string, questionEmbedding: questionEmbedding as number[], params });
+    const api = await retriever.retrieve({
+      mode,
+      question: question as string,
+      questionEmbedding: questionEmbedding as number[],
+      params: { ...params, ...extra },
+    });
     const ranked = (ps: { id: string; score: number }[]) => ps.map((p) => ({ id: p.id, score: Number(p.score.toFixed(9)) }));
     expect(ranked(row.passages)).toEqual(ranked(api.passages));
     expect(row.context).toBe(api.context);

@@ -8,8 +8,7 @@ describe('the filter parameter', () => {
     for (const mode of MODE_NAMES) {
       expect(defaultParams(mode).filter).toBeNull();
       const text = files[MODES[mode].file];
-      expect(text).toContain('// :param filter => null;');
-      expect(text).toMatch(/^\/\/ {3}filter +only passages of documents that match/m);
+      expect(text).toMatch(/^\/\/ :param filter => null +\/\* only passages of matching documents/m);
       // Used by the statement itself, not only declared.
       expect(text.split('\n').filter((l) => !l.startsWith('//') && l.includes('$filter')).length).toBeGreaterThan(0);
     }

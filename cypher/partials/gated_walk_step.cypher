@@ -1,33 +1,25 @@
-// step {{K}}: every node above $threshold (the $frontier most active) spreads
+// Every node above $threshold (the $frontier most active) spreads
 // to neighbours less active than itself; a neighbour v receives
 // decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount), gate(v) = max(0, cos(v.descriptionEmbedding, q)).
 CALL (act, gates) {
   UNWIND keys(act) AS srcId
-  WITH srcId, act[srcId] AS srcAct
-  WHERE $steps >= {{K}} AND srcAct > $threshold
+  WITH srcId, act[srcId] AS srcAct WHERE $steps >= {{K}} AND srcAct > $threshold
   MATCH (src:Entity) WHERE elementId(src) = srcId
-  WITH src, srcAct
-  ORDER BY srcAct DESC, src.id
-  LIMIT $frontier
+  WITH src, srcAct ORDER BY srcAct DESC, src.id LIMIT $frontier
   // What a source sends each neighbour, its share: activation / degree ^ degreeDiscount. The degree is
   // the store's count per type (the walked types join entities only), not a read of a hub's relationships.
   WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share
-  ORDER BY share DESC, src.id
+         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share ORDER BY share DESC, src.id
   WITH collect({src: src, act: srcAct, share: share}) AS srcs
-  // Hubs send little to each of many neighbours. Taken in decreasing share, the sources from some
-  // point on (small) send at most threshold / decay in all: a neighbour that only they reach cannot
-  // pass the threshold. So the receivers are found from the others (big), and the small sources'
-  // relationships count only where they lead to one of those receivers (no aggregation over the
-  // rest). The inflows are those of expanding every source (the bound is taken a hair under the
-  // threshold, so rounding cannot make it otherwise).
-  WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS nBig
-  WITH srcs[0..nBig] AS big, srcs[nBig..] AS small, reduce(t = 0.0, x IN srcs[nBig..] | t + x.share) AS smallTotal
+  // The small sources (past bigCount, in decreasing share) send at most threshold / decay in all: the
+  // receivers are found from the big ones, the small ones only top them up. The inflows are those of
+  // expanding every source (docs/statements.md#big-and-small-sources).
+  WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS bigCount
+  WITH srcs[0..bigCount] AS big, srcs[bigCount..] AS small, reduce(t = 0.0, x IN srcs[bigCount..] | t + x.share) AS smallTotal
   CALL (act, big, smallTotal) {
     UNWIND big AS b
     WITH b.src AS src, b.act AS srcAct, b.share AS share
-    MATCH (src)-[r]-(dst:Entity)
-    WHERE type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
+    MATCH (src)-[r]-(dst:Entity) WHERE type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
     WITH DISTINCT src, srcAct, share, dst
     // With $trace (explain), each receiver also keeps its sources and their shares.
     WITH dst, sum(share) AS inflow, collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: share} END) AS sources
@@ -37,8 +29,7 @@ CALL (act, gates) {
   CALL (act, small, reached) {
     UNWIND small AS s
     WITH s.src AS src, s.act AS srcAct, s.share AS share
-    MATCH (src)-[r]-(dst)
-    WHERE reached[elementId(dst)] IS NOT NULL AND type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
+    MATCH (src)-[r]-(dst) WHERE reached[elementId(dst)] IS NOT NULL AND type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
     WITH DISTINCT src, srcAct, share, dst
     WITH elementId(dst) AS id, sum(share) AS inflow, collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: share} END) AS sources
     RETURN apoc.map.fromPairs(collect([id, {inflow: inflow, sources: sources}])) AS topUp
@@ -46,14 +37,10 @@ CALL (act, gates) {
   UNWIND keys(reached) AS id
   WITH reached[id].dst AS dst, reached[id].inflow + coalesce(topUp[id].inflow, 0.0) AS inflow,
        reached[id].sources + coalesce(topUp[id].sources, []) AS sources
-  // Reading a receiver's description embedding for its gate costs, so only the receivers that can
-  // still make the $frontier best are gated, and each node once per query (gates).
-  // gate <= 1, so incoming <= decay x inflow: the 10 x $frontier largest inflows are gated first; the
-  // $frontier-th best incoming among them is a bar that no receiver whose decay x inflow lies below it
-  // can reach, so only the rest at or above the bar are gated too. The result is the same as gating
-  // every receiver.
-  WITH dst, inflow, sources WHERE $decay * inflow > $threshold
-  ORDER BY inflow DESC, dst.id
+  // Only the receivers that can still make the $frontier best are gated: the 10 x $frontier largest
+  // inflows, then those at or above the bar they set; the same result as gating every receiver
+  // (docs/statements.md#gating-the-head).
+  WITH dst, inflow, sources WHERE $decay * inflow > $threshold ORDER BY inflow DESC, dst.id
   WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
   WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: {{STEP_GATE(c)}}}] AS head
   WITH cands, head, [c IN head | $decay * c.inflow * c.gate] AS incs
@@ -64,9 +51,7 @@ CALL (act, gated) {
   UNWIND gated AS c
   WITH c.dst AS dst, c.inflow AS inflow, c.sources AS sources, c.gate AS gate, $decay * c.inflow * c.gate AS incoming
   WHERE incoming > $threshold
-  WITH dst, inflow, sources, gate, incoming
-  ORDER BY incoming DESC, dst.id
-  LIMIT $frontier
+  WITH dst, inflow, sources, gate, incoming ORDER BY incoming DESC, dst.id LIMIT $frontier
   RETURN collect([elementId(dst), incoming]) AS deltas,
          collect(CASE WHEN $trace THEN {id: dst.id, name: dst.name, before: coalesce(act[elementId(dst)], 0.0), inflow: inflow,
                                         gate: gate, incoming: incoming, sources: sources} END) AS received

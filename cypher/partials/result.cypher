@@ -1,4 +1,4 @@
-// ---- 4. result and context ---------------------------------------------------
+// ---- § result and context
 // A $filter that no passage matches: an empty result (no entities, paths or facts either).
 WITH *, {{FILTERED}} AND size(ranked) = 0 AS filteredOut
 WITH *, CASE WHEN filteredOut THEN [] ELSE topEntities END AS topEntities, CASE WHEN filteredOut THEN [] ELSE paths END AS paths,

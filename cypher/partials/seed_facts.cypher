@@ -4,12 +4,10 @@
 CALL (seeds) {
   UNWIND seeds AS s
   WITH s.node AS seed, s.activation AS a
-  MATCH (seed)-[r]-(n:Entity)
-  WHERE type(r) IN $relTypes AND n <> seed AND {{FACT_IN_FILTER(r)}}
+  MATCH (seed)-[r]-(n:Entity) WHERE type(r) IN $relTypes AND n <> seed AND {{FACT_IN_FILTER(r)}}
   WITH seed, r, n, a * {{GATE(n)}} AS score
   // Ties (one seed, one neighbour, several predicates) in a fixed order: predicate, then the relationship.
-  ORDER BY score DESC, n.id, type(r), seed.id, coalesce(r.predicate, ''), elementId(r)
-  LIMIT $factK
+  ORDER BY score DESC, n.id, type(r), seed.id, coalesce(r.predicate, ''), elementId(r) LIMIT $factK
   RETURN collect({passageId: null, entityId: n.id, nodes: [seed, n], rels: [r], score: score}) AS entityPaths
 }
 // The seeds' facts first (ranked by the question), then the passages' others, $factK in all.

@@ -1,4 +1,4 @@
-// ---- seeds: on a graph without passages, or walking types not read from text --
+// ---- § seeds: on a graph without passages, or walking types not read from text
 // vector and hybrid rank passages without seeds, and the facts read from text (RELATED) are
 // their passages' own (below): on a text graph no seed is mapped. A knowledge graph without
 // passages (Hetionet, a DBA's own graph), or one whose walked types include curated ones (a
@@ -8,7 +8,7 @@
 // No passage in a $filter is no graph without passages: the result is empty (see the return).
 OPTIONAL CALL (ranked) {
   UNWIND CASE WHEN (size(ranked) = 0 AND NOT {{FILTERED}}) OR any(t IN $relTypes WHERE NOT t IN {{TEXT_REL_TYPES}}) THEN [true] ELSE [] END AS seeding
-{{SEEDS}}
+  {{INCLUDE seeds}}
   RETURN seeds
 }
 WITH coalesce(seeds, []) AS seeds, ranked
@@ -18,8 +18,7 @@ CALL (ranked) {
   UNWIND ranked AS r
   WITH r.node AS p, r.score AS score
   MATCH (p)-[:MENTIONS]->(e:Entity)
-  WITH e, max(score) AS score
-  ORDER BY score DESC, e.id
+  WITH e, max(score) AS score ORDER BY score DESC, e.id
   RETURN collect({node: e, activation: score}) AS mentioned
 }
 WITH seeds, CASE WHEN size(seeds) > 0 THEN [s IN seeds | {node: s.node, activation: s.activation}] ELSE mentioned END AS topEntities,

@@ -1,38 +1,28 @@
-// ---- 3. entity and passage selection, evidence paths, context -----------------
-// The largest lists here are sorted as lists (apoc.coll.sortMulti), not by ORDER BY: a sort
-// buffers its rows, and Neo4j counts every value the row carries (act, the ppr candidates)
-// against the transaction's memory once per buffered row (a ppr question reached 1.4 GB).
+// ---- § top entities, passage ranking, the passages' evidence paths
+// The largest lists are sorted as lists, not by ORDER BY (memory: docs/statements.md#sorting).
 CALL (act) {
   UNWIND keys(act) AS eid
   MATCH (e:Entity) WHERE elementId(e) = eid
   WITH collect({node: e, id: e.id, activation: act[eid]}) AS all
   RETURN [x IN apoc.coll.sortMulti(all, ['activation', '^id'])[0..$entityK] | {node: x.node, activation: x.activation}] AS topEntities
 }
-// A passage's graph score: the activations of the top entities it mentions,
-// each divided by (passages mentioning the entity) ^ $hubExponent, plus its own
-// score in ppr mode; normalised by the best candidate, then blended with the
-// passage's own cosine to the question.
-// The entities the question names (name and caller seeds) count $namedPassageWeight x their
-// activation: a passage that only repeats the question's names is no hop the walk made.
-WITH *, [s IN seeds WHERE s.fixed > 0 | s.node] AS named
+// A passage's graph score: the activations of the top entities it mentions, each divided by
+// (passages mentioning it) ^ $hubExponent (named seeds: x $namedPassageWeight), plus its own
+// score in ppr mode; normalised by the best candidate, then fused with the text's ranking.
+WITH *, [s IN seeds WHERE s.namedActivation > 0 | s.node] AS named
 CALL (topEntities, extraCandidates, named) {
   CALL (topEntities, named) {
     UNWIND topEntities AS t
     WITH t.node AS e, CASE WHEN t.node IN named THEN $namedPassageWeight * t.activation ELSE t.activation END AS a
     WITH e, a * toFloat(COUNT { (e)<-[:MENTIONS]-(:Passage) }) ^ (-$hubExponent) AS weight
     // $filter: only passages of the documents it selects are candidates (the walk went everywhere).
-    MATCH (e)<-[:MENTIONS]-(p:Passage)
-    WHERE {{IN_FILTER(p)}}
+    MATCH (e)<-[:MENTIONS]-(p:Passage) WHERE {{IN_FILTER(p)}}
     WITH p, sum(weight) AS g
     WITH collect({p: p, id: p.id, g: g}) AS all
     RETURN [x IN apoc.coll.sortMulti(all, ['g', '^id'])[0..$candidateK] | {p: x.p, g: x.g}] AS graphSide
   }
   CALL () {
-    CALL db.index.vector.queryNodes('passage_embedding', {{FILTER_K(CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END)}}, $questionEmbedding) YIELD node, score
-    WHERE {{IN_FILTER(node)}}
-    WITH node, {{SCORE_COS(score)}} AS cosine
-    ORDER BY cosine DESC, node.id
-    LIMIT $vectorK
+    {{INCLUDE dense_passage_search WIDTH=$vectorK}}
     RETURN collect({p: node, g: 0.0}) AS vectorSide
   }
   // Lexical candidates (rrf fusions only): the $lexicalK best passages by
@@ -52,25 +42,16 @@ CALL (topEntities, extraCandidates, named) {
   WITH c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore
   WITH p, lexicalRank, graphScore, {{COS(p.embedding)}} AS cosine
   WITH collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
-  // blend: $graphWeight x graph score + $vectorWeight x cosine. rrf: reciprocal
-  // rank fusion, sum(1 / ($rrfK + rank)) over rankings of the candidates: no
-  // weights, no score scales. Two rankings vote, the graph's (graph score) and
-  // the text's (cosine and full-text fused by rank, as hybrid mode ranks): the
-  // embedding and the words are two views of one evidence, the passage's
-  // likeness to the question, so they share one vote. A passage that only the
-  // walk reaches (a bridge, unlike the question by nature) competes with what
-  // the text finds at one vote to one. rrf3: three votes, graph, cosine and
-  // full-text, so the text outvotes the graph two to one.
+  // blend: $graphWeight x graph score + $vectorWeight x cosine. rrf: sum(1 / ($rrfK + rank)) over two
+  // rankings, the graph's and the text's (dense and full-text); rrf3: over three (docs/statements.md#fusion).
   CALL (cands) {
     UNWIND cands AS c
-    WITH c WHERE $fusion <> 'blend' AND c.graphScore > 0
-    ORDER BY c.graphScore DESC, c.p.id
+    WITH c WHERE $fusion <> 'blend' AND c.graphScore > 0 ORDER BY c.graphScore DESC, c.p.id
     RETURN collect(elementId(c.p)) AS graphOrder
   }
   CALL (cands) {
     UNWIND cands AS c
-    WITH c WHERE $fusion <> 'blend'
-    ORDER BY c.vectorScore DESC, c.p.id
+    WITH c WHERE $fusion <> 'blend' ORDER BY c.vectorScore DESC, c.p.id
     RETURN collect(elementId(c.p)) AS denseOrder
   }
   WITH cands, graphOrder, apoc.map.fromLists(denseOrder, range(1, size(denseOrder))) AS denseRank
@@ -94,20 +75,16 @@ CALL (topEntities, extraCandidates, named) {
                        + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0)
          ELSE $graphWeight * c.graphScore + $vectorWeight * c.vectorScore
        END AS score
-  ORDER BY score DESC, p.id
-  LIMIT $topK
+  ORDER BY score DESC, p.id LIMIT $topK
   RETURN collect({node: p, score: score, graphScore: graphScore, vectorScore: vectorScore}) AS ranked
 }
-// Evidence: for each passage, a shortest path over $relTypes from a seed to
-// the most activated entity the passage mentions: none when it is a seed, the
-// hop from the first seed next to it without a search (a fact before a SAME_AS
-// link when both join them), else a search.
+// Evidence: for each passage, a path over $relTypes from a seed to its most activated entity:
+// none when that is a seed, a seed's direct hop when there is one, else a shortest path.
 CALL (ranked, seeds, act) {
   UNWIND ranked AS r
   WITH r.node AS p, seeds, act
   CALL (p, seeds, act) {
-    MATCH (p)-[m:MENTIONS]->(e:Entity)
-    WHERE act[elementId(e)] IS NOT NULL
+    MATCH (p)-[m:MENTIONS]->(e:Entity) WHERE act[elementId(e)] IS NOT NULL
     WITH e, m ORDER BY act[elementId(e)] DESC, e.id LIMIT 1
     // A link into the curated layer (docs/linking.md) says how the passage reached e.
     WITH e, CASE WHEN m.method IS NOT NULL THEN {method: m.method, confidence: m.confidence} END AS link,
@@ -115,8 +92,7 @@ CALL (ranked, seeds, act) {
     CALL (e, seeds, isSeed) {
       UNWIND CASE WHEN isSeed THEN [] ELSE range(0, size(seeds) - 1) END AS i
       WITH e, i, seeds[i].node AS seed
-      MATCH (seed)-[r]-(e)
-      WHERE type(r) IN $relTypes
+      MATCH (seed)-[r]-(e) WHERE type(r) IN $relTypes
       WITH seed, r ORDER BY i, type(r) = 'SAME_AS', type(r), elementId(r) LIMIT 1
       RETURN collect({nodes: [seed, e], rels: [r]}) AS hop
     }
@@ -130,8 +106,7 @@ CALL (ranked, seeds, act) {
       WITH e, seeds WHERE NOT isSeed AND size(hop) = 0
       UNWIND seeds AS s
       WITH e, s.node AS seed
-      MATCH path = shortestPath((seed)-[*..5]-(e))
-      WHERE all(rel IN relationships(path) WHERE type(rel) IN $relTypes)
+      MATCH path = shortestPath((seed)-[*..5]-(e)) WHERE all(rel IN relationships(path) WHERE type(rel) IN $relTypes)
       WITH path ORDER BY length(path) LIMIT 1
       RETURN nodes(path) AS pathNodes, relationships(path) AS pathRels
     }

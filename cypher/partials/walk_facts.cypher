@@ -1,20 +1,14 @@
-// Evidence for entities: a shortest path over $relTypes from a seed to each of
-// the $pathK most activated entities that are not seeds themselves (the
-// shortest, then from the most activated seed). An entity next to a seed gets
-// that one hop without a search (a fact before a SAME_AS link when both join
-// them): most answers sit next to a named seed, and a search from a hub to
-// another hub reads both their relationships.
+// ---- § evidence paths for entities, and the facts
+// Evidence for entities: for each of the $pathK most activated non-seed entities, a seed's direct
+// hop when there is one (no search: docs/statements.md#evidence), else a shortest path over $relTypes.
 CALL (topEntities, seeds) {
   UNWIND topEntities AS t
   WITH t, seeds WHERE NOT any(s IN seeds WHERE s.node = t.node)
-  WITH t.node AS e, t.activation AS a, seeds
-  ORDER BY a DESC, e.id
-  LIMIT $pathK
+  WITH t.node AS e, t.activation AS a, seeds ORDER BY a DESC, e.id LIMIT $pathK
   CALL (e, seeds) {
     UNWIND seeds AS s
     WITH e, s.node AS seed, s.activation AS seedActivation
-    MATCH (seed)-[r]-(e)
-    WHERE type(r) IN $relTypes
+    MATCH (seed)-[r]-(e) WHERE type(r) IN $relTypes
     WITH seed, r ORDER BY seedActivation DESC, seed.id, type(r) = 'SAME_AS', type(r), elementId(r) LIMIT 1
     RETURN collect({nodes: [seed, e], rels: [r]}) AS hop
   }
@@ -22,8 +16,7 @@ CALL (topEntities, seeds) {
     WITH e, seeds WHERE size(hop) = 0
     UNWIND seeds AS s
     WITH e, s.node AS seed, s.activation AS seedActivation
-    MATCH path = shortestPath((seed)-[*..5]-(e))
-    WHERE all(rel IN relationships(path) WHERE type(rel) IN $relTypes)
+    MATCH path = shortestPath((seed)-[*..5]-(e)) WHERE all(rel IN relationships(path) WHERE type(rel) IN $relTypes)
     WITH path ORDER BY length(path), seedActivation DESC, seed.id LIMIT 1
     RETURN nodes(path) AS pathNodes, relationships(path) AS pathRels
     UNION ALL
@@ -32,17 +25,13 @@ CALL (topEntities, seeds) {
   }
   RETURN collect({passageId: null, entityId: e.id, nodes: pathNodes, rels: pathRels, score: a}) AS entityPaths
 }
-// Facts: the relationships on the evidence paths (passages' and entities'),
-// each scored by the highest activation among the path ends it leads to, and
-// the seeds' own relationships to activated entities, scored by that activation.
-// A seed whose walk reached none of its neighbours (a hub: its outflow, divided
-// by its degree, stays under $threshold) gives its own relationships as vector
-// mode does, scored by its activation x the other end's gate.
+// Facts: the relationships on the evidence paths, each scored by the highest activation it leads
+// to, and the seeds' own relationships to activated entities; a seed that reached none of its
+// neighbours (a hub) gives its own relationships, scored by its activation x the other end's gate.
 CALL (seeds, act) {
   UNWIND seeds AS s
   WITH s.node AS seed, s.activation AS a
-  MATCH (seed)-[r]-(n:Entity)
-  WHERE type(r) IN $relTypes AND n <> seed
+  MATCH (seed)-[r]-(n:Entity) WHERE type(r) IN $relTypes AND n <> seed
   WITH seed, a, collect({r: r, n: n, reached: act[elementId(n)]}) AS rels
   WITH a, rels, [x IN rels WHERE x.reached IS NOT NULL] AS reached
   UNWIND CASE WHEN size(reached) > 0 THEN [x IN reached | {rels: [x.r], score: x.reached}]
@@ -54,8 +43,6 @@ CALL (paths, entityPaths, seedFacts) {
   UNWIND x.rels AS r
   // $filter: a fact read from a passage outside it is no fact here (curated facts stay).
   WITH r, x WHERE {{FACT_IN_FILTER(r)}}
-  WITH r, max(x.score) AS score
-  ORDER BY score DESC, startNode(r).id, type(r), endNode(r).id
-  LIMIT $factK
+  WITH r, max(x.score) AS score ORDER BY score DESC, startNode(r).id, type(r), endNode(r).id LIMIT $factK
   RETURN collect({rel: r, score: score}) AS facts
 }

@@ -1,17 +1,12 @@
-// ---- 2. hybrid passage search: dense + full-text, fused by reciprocal rank ---
-// Two ranked lists of $hybridK passages each: dense (vector index, searched
-// at least 50 wide) and lexical (Lucene BM25 over passage title and text).
+// ---- § hybrid passage search: dense + full-text, fused by reciprocal rank
+// Two ranked lists of $hybridK passages each: dense (vector index) and lexical (Lucene BM25 over passage title and text).
 // A passage scores sum(1 / ($rrfK + rank)) over the lists it is in. Ranks, not
 // scores, are fused: dense cosines bunched near the top cannot crowd out the
 // full-text hits, as dividing each list by its maximum lets them do.
 CALL () {
   CALL () {
     // With $filter each list is searched $filterSearchK wide, the passages outside the filter dropped.
-    CALL db.index.vector.queryNodes('passage_embedding', {{FILTER_K(CASE WHEN $hybridK < 50 THEN 50 ELSE $hybridK END)}}, $questionEmbedding) YIELD node, score
-    WHERE {{IN_FILTER(node)}}
-    WITH node, {{SCORE_COS(score)}} AS cosine
-    ORDER BY cosine DESC, node.id
-    LIMIT $hybridK
+    {{INCLUDE dense_passage_search WIDTH=$hybridK}}
     WITH collect({node: node, cosine: cosine}) AS hits
     UNWIND range(0, size(hits) - 1) AS i
     RETURN hits[i].node AS node, 1.0 / ($rrfK + i + 1) AS rrf, hits[i].cosine AS cosine
@@ -29,7 +24,6 @@ CALL () {
   // A dense hit's cosine is its index score's; only a full-text-only hit reads its stored vector.
   WITH node, sum(rrf) AS rrf, max(cosine) AS cosine
   WITH node, rrf, coalesce(cosine, {{COS(node.embedding)}}) AS cosine
-  ORDER BY rrf DESC, cosine DESC, node.id
-  LIMIT $topK
+  ORDER BY rrf DESC, cosine DESC, node.id LIMIT $topK
   RETURN collect({node: node, score: rrf, graphScore: 0.0, vectorScore: cosine}) AS ranked
 }

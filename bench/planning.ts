@@ -1,0 +1,68 @@
+/**
+ * Planning time of the retrieval statements: EXPLAIN plans a statement without running it, so its
+ * round trip is (nearly) all planning. Each statement gets the parameters the server sends
+ * (same names and types: the same query-cache key), the question embedding borrowed from a passage.
+ *
+ *   npx tsx bench/planning.ts --dir cypher [--files retrieve_gated.cypher,...] [--repeat 3] [--label new]
+ *
+ * Warm: `CALL db.clearQueryCaches()` before each EXPLAIN, so every run plans again on a JVM that
+ * has planned before; the median of --repeat runs. Cold is the same with --repeat 1 right after a
+ * fresh Neo4j start, one file per start (bench/reports/statements/planning-2026-12-01 says how).
+ * NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD name the database. Prints one JSON line per file.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import neo4j from 'neo4j-driver';
+import { defaultParams, STATEMENTS } from '../server/retrieval/params.js';
+import { toDriverParams } from '../server/retrieval/client.js';
+
+const { values } = parseArgs({
+  options: {
+    dir: { type: 'string', default: 'cypher' },
+    files: { type: 'string' },
+    repeat: { type: 'string', default: '3' },
+    label: { type: 'string', default: '' },
+  },
+});
+
+/** The mode and engine of a file: the old single ppr file takes ppr's parameters too. */
+function paramsFor(file: string): Record<string, unknown> {
+  const st = STATEMENTS.find((s) => s.file === file) ?? STATEMENTS.find((s) => file.startsWith(s.file.replace('.cypher', '')));
+  if (!st) throw new Error(`--files: ${file} is no statement file`);
+  return { ...defaultParams(st.mode), ...st.params };
+}
+
+async function main() {
+  const driver = neo4j.driver(
+    process.env.NEO4J_URI ?? 'bolt://127.0.0.1:7687',
+    neo4j.auth.basic(process.env.NEO4J_USER ?? 'neo4j', process.env.NEO4J_PASSWORD ?? ''),
+  );
+  const session = driver.session({ defaultAccessMode: 'READ' });
+  try {
+    const res = await session.run('MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding AS e LIMIT 1');
+    const embedding = res.records[0]?.get('e') as number[];
+    const files = values.files ? values.files.split(',') : fs.readdirSync(values.dir!).filter((f) => f.startsWith('retrieve_'));
+    for (const file of files.sort()) {
+      const text = fs.readFileSync(path.join(values.dir!, file), 'utf8');
+      const params = toDriverParams({ ...paramsFor(file), question: 'planning', questionEmbedding: embedding });
+      const ms: number[] = [];
+      for (let i = 0; i < Number(values.repeat); i++) {
+        await session.run('CALL db.clearQueryCaches()');
+        const t0 = performance.now();
+        await session.run(`EXPLAIN ${text}`, params);
+        ms.push(Math.round(performance.now() - t0));
+      }
+      const median = [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)];
+      console.log(JSON.stringify({ label: values.label, file, lines: text.split('\n').length - 1, ms, median }));
+    }
+  } finally {
+    await session.close();
+    await driver.close();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
