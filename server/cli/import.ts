@@ -49,7 +49,7 @@ export function importCommand(program: Command): void {
         const s = { ...csv.stats, loadSeconds: csv.seconds + imp.seconds };
         console.log(
           `imported ${s.passages} passages, ${s.entities} entities, ${s.mentions} mentions, ${s.relationships} relationships into ${flags.database} ` +
-            `in ${s.loadSeconds.toFixed(1)} s (CSV ${csv.seconds.toFixed(1)} s, neo4j-admin ${imp.seconds.toFixed(1)} s): ${rate(s.passages, s.loadSeconds)} passages, ${rate(rowsPerSecond(s) * s.loadSeconds, s.loadSeconds)} rows\n` +
+            `in ${s.loadSeconds.toFixed(1)} s (CSV ${csv.seconds.toFixed(1)} s, neo4j-admin ${imp.seconds.toFixed(1)} s): ${rate(s.passages, s.loadSeconds)} passages, ${Math.round(rowsPerSecond(s)).toLocaleString('en-US')} rows/s\n` +
             'Start the database; the server (or `graph-recall migrate`) creates the constraints and indexes on its first connection and builds the fact indexes at start.',
         );
         return;
@@ -74,7 +74,7 @@ export function importCommand(program: Command): void {
         const indexSeconds = (performance.now() - t0) / 1000;
         console.log(
           `loaded ${s.passages} passages (${s.documents} documents), ${s.entities} entities, ${s.mentions} mentions, ${s.relationships} relationships ` +
-            `in ${s.loadSeconds.toFixed(1)} s: ${rate(s.passages, s.loadSeconds)} passages, ${rate(rowsPerSecond(s) * s.loadSeconds, s.loadSeconds)} rows; ` +
+            `in ${s.loadSeconds.toFixed(1)} s: ${rate(s.passages, s.loadSeconds)} passages, ${Math.round(rowsPerSecond(s)).toLocaleString('en-US')} rows/s; ` +
             `indexes caught up ${indexSeconds.toFixed(1)} s later${s.curatedTypes.length ? `; curated types: ${s.curatedTypes.join(', ')}` : ''}`,
         );
       });

@@ -175,6 +175,8 @@ export function runAdminImport(admin: AdminTool, csv: CsvSet, database = 'neo4j'
     '--multiline-fields=true',
     '--skip-duplicate-nodes=false',
     '--bad-tolerance=0',
+    // Its report of bad rows goes beside the CSV files, not into the working directory.
+    `--report-file=${path.join(csv.dir, 'import.report')}`,
     ...csv.nodes.map((f) => `--nodes=${f}`),
     ...csv.relationships.map((f) => `--relationships=${f}`),
   ];
