@@ -128,9 +128,8 @@ async function build(graph: ScaleGraph, dataDir: string, generateSeconds: number
   // Index building, timed apart: the migrations' indexes and one fact index per walked type.
   const ti = performance.now();
   const store = connect();
-  await migrate(store, { dimension });
-  await ensureFactIndexes(store, ['RELATED', ...graph.curatedTypes], dimension);
-  await store.read('CALL db.awaitIndexes(14400)');
+  await migrate(store, { dimension, awaitSeconds: 14400 });
+  await ensureFactIndexes(store, ['RELATED', ...graph.curatedTypes], dimension, 14400);
   const index_s = secs(ti);
   await recordImport(store, graph.curatedTypes);
   await store.write("MERGE (m:GraphRecallMeta {key: 'scale'}) SET m.value = $v", { v: signature(graph.passages) });

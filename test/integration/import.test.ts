@@ -60,7 +60,7 @@ const load = async (dir: string) => {
 };
 
 describe('graph-recall import, online', () => {
-  it('loads a folder whole, with float32 vectors, links, curated types and their fact index; a second load changes nothing', async () => {
+  it('loads a folder whole, with its vectors, links, curated types and their fact index; a second load changes nothing', async () => {
     const dir = folder();
     const stats = await load(dir);
     expect(stats).toMatchObject({ documents: 2, passages: 3, entities: 4, mentions: 5, relationships: 3, curatedTypes: ['TREATS_CtD'] });
@@ -75,9 +75,9 @@ describe('graph-recall import, online', () => {
               m.confidence AS confidence, meta.curatedTypes AS types, h.descriptionEmbedding[13] > 0.5 AS ownDescription`,
     );
     expect(r.records[0].toObject()).toEqual({
-      pv: 'LIST<FLOAT NOT NULL>',
-      hv: 'LIST<FLOAT NOT NULL>',
-      tv: 'LIST<FLOAT NOT NULL>',
+      pv: 'LIST<FLOAT NOT NULL> NOT NULL',
+      hv: 'LIST<FLOAT NOT NULL> NOT NULL',
+      tv: 'LIST<FLOAT NOT NULL> NOT NULL',
       method: 'exact',
       confidence: 0.9,
       types: ['TREATS_CtD'],
