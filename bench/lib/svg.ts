@@ -62,3 +62,43 @@ export function latencyChartSvg(title: string, series: { label: string; values: 
     `${rows.join('')}<line x1="${left}" x2="${width - 30}" y1="${axisY}" y2="${axisY}" stroke="#444"/>${axis.join('')}</svg>\n`
   );
 }
+
+/** Lines of y against x, both on log scales (the scale benchmark's p50 per mode against size). */
+export function logLogChartSvg(title: string, xLabel: string, yLabel: string, series: { label: string; points: { x: number; y: number }[] }[]): string {
+  const width = 640;
+  const height = 420;
+  const [left, right, top, bottom] = [70, 150, 40, 50];
+  const xs = series.flatMap((s) => s.points.map((p) => p.x)).filter((v) => v > 0);
+  const ys = series.flatMap((s) => s.points.map((p) => p.y)).filter((v) => v > 0);
+  const range = (vs: number[]) => [Math.floor(Math.log10(Math.min(...vs))), Math.ceil(Math.log10(Math.max(...vs)))];
+  const [x0, x1] = range(xs);
+  const [y0, y1] = range(ys);
+  const x = (v: number) => left + ((Math.log10(v) - x0) / (x1 - x0 || 1)) * (width - left - right);
+  const y = (v: number) => height - bottom - ((Math.log10(v) - y0) / (y1 - y0 || 1)) * (height - top - bottom);
+  const grid: string[] = [];
+  for (let e = x0; e <= x1; e++) {
+    grid.push(`<line x1="${x(10 ** e)}" x2="${x(10 ** e)}" y1="${top}" y2="${height - bottom}" stroke="#ddd"/>`);
+    grid.push(`<text x="${x(10 ** e)}" y="${height - bottom + 16}" text-anchor="middle" font-size="11">${(10 ** e).toLocaleString('en-US')}</text>`);
+  }
+  for (let e = y0; e <= y1; e++) {
+    grid.push(`<line x1="${left}" x2="${width - right}" y1="${y(10 ** e)}" y2="${y(10 ** e)}" stroke="#ddd"/>`);
+    grid.push(`<text x="${left - 6}" y="${y(10 ** e) + 4}" text-anchor="end" font-size="11">${10 ** e}</text>`);
+  }
+  const lines = series.map((s, i) => {
+    const c = COLORS[i % COLORS.length];
+    const pts = s.points.filter((p) => p.x > 0 && p.y > 0);
+    const last = pts[pts.length - 1];
+    return (
+      `<polyline fill="none" stroke="${c}" stroke-width="2" points="${pts.map((p) => `${x(p.x).toFixed(1)},${y(p.y).toFixed(1)}`).join(' ')}"/>` +
+      pts.map((p) => `<circle cx="${x(p.x).toFixed(1)}" cy="${y(p.y).toFixed(1)}" r="3" fill="${c}"/>`).join('') +
+      (last ? `<text x="${width - right + 8}" y="${y(last.y) + 4}" font-size="12" fill="${c}">${esc(s.label)} ${last.y.toFixed(1)}</text>` : '')
+    );
+  });
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">` +
+    `<rect width="100%" height="100%" fill="white"/><text x="10" y="24" font-size="16" font-weight="bold">${esc(title)}</text>` +
+    `${grid.join('')}<text x="${(left + width - right) / 2}" y="${height - 12}" text-anchor="middle" font-size="12">${esc(xLabel)}</text>` +
+    `<text x="16" y="${(top + height - bottom) / 2}" font-size="12" transform="rotate(-90 16 ${(top + height - bottom) / 2})" text-anchor="middle">${esc(yLabel)}</text>` +
+    `${lines.join('')}</svg>\n`
+  );
+}

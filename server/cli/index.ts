@@ -8,6 +8,7 @@ import { Command, CommanderError, type Help } from 'commander';
 import { configReference, ConfigError } from '../config.js';
 import { compactCommand } from './compact.js';
 import { explainCommand } from './explain.js';
+import { importCommand } from './import.js';
 import { ingestCommand } from './ingest.js';
 import { linkCommand } from './link.js';
 import { migrateCommand } from './migrate.js';
@@ -51,7 +52,18 @@ export function buildProgram(): Command {
     .usage('<command> [options]')
     .exitOverride()
     .showHelpAfterError('(graph-recall --help lists the commands and their options)');
-  for (const add of [serveCommand, migrateCommand, projectionCommand, ingestCommand, linkCommand, reembedCommand, compactCommand, explainCommand]) add(program);
+  for (const add of [
+    serveCommand,
+    migrateCommand,
+    projectionCommand,
+    ingestCommand,
+    importCommand,
+    linkCommand,
+    reembedCommand,
+    compactCommand,
+    explainCommand,
+  ])
+    add(program);
   program.addHelpText('after', () => {
     const help = program.createHelp();
     help.prepareContext({ helpWidth: process.stdout.columns || 80 });

@@ -1,3 +1,4 @@
+import neo4j from 'neo4j-driver';
 import { isIdentifier } from '../graph/facts.js';
 import type { GraphStore } from '../graph/store.js';
 
@@ -26,7 +27,7 @@ export async function existingFactIndexes(store: GraphStore): Promise<Map<string
  * dimension is recreated) and waits until they are online. Idempotent; a type is an
  * identifier (checked), so splicing it is safe.
  */
-export async function ensureFactIndexes(store: GraphStore, types: readonly string[], dimension: number): Promise<void> {
+export async function ensureFactIndexes(store: GraphStore, types: readonly string[], dimension: number, awaitSeconds = 300): Promise<void> {
   if (!Number.isInteger(dimension) || dimension <= 0) throw new Error(`bad embedding dimension ${dimension}`);
   const existing = await existingFactIndexes(store);
   let created = false;
@@ -41,7 +42,7 @@ export async function ensureFactIndexes(store: GraphStore, types: readonly strin
     );
     created = true;
   }
-  if (created) await store.read('CALL db.awaitIndexes(300)');
+  if (created) await store.read('CALL db.awaitIndexes($s)', { s: neo4j.int(awaitSeconds) });
 }
 
 /** Drops every fact index (before vectors of another dimension are written). */

@@ -1,3 +1,4 @@
+import neo4j from 'neo4j-driver';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -52,7 +53,12 @@ export interface MigrationResult {
   alreadyApplied: string[];
 }
 
-export async function migrate(store: GraphStore, opts: { dimension: number; dir?: string }): Promise<MigrationResult> {
+/**
+ * awaitSeconds: how long to wait for the indexes to come online (300 by default). A graph loaded by
+ * an offline import builds every vector index here: 10,000 generated passages (0.9 M vectors) take
+ * longer than an hour on a loaded 2-core machine (bench/reports/scale).
+ */
+export async function migrate(store: GraphStore, opts: { dimension: number; dir?: string; awaitSeconds?: number }): Promise<MigrationResult> {
   if (!Number.isInteger(opts.dimension) || opts.dimension < 1 || opts.dimension > 4096) {
     throw new MigrationError(`embedding dimension must be an integer in [1, 4096], got ${opts.dimension}`);
   }
@@ -85,6 +91,6 @@ export async function migrate(store: GraphStore, opts: { dimension: number; dir?
     });
     result.applied.push(f.name);
   }
-  await store.read('CALL db.awaitIndexes(300)');
+  await store.read('CALL db.awaitIndexes($s)', { s: neo4j.int(opts.awaitSeconds ?? 300) });
   return result;
 }

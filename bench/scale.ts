@@ -1,0 +1,298 @@
+/**
+ * Scale benchmark: one generated graph per size (bench/scale/generate.ts, shaped like 2Wiki and
+ * Hetionet), built through the bulk import (server/ingest/import), then each mode's shipped
+ * statement through the Retriever against the bare passage vector-index query, interleaved.
+ *
+ *   npm run bench:scale -- --sizes 10000,100000 --out DIR [--questions 40] [--warmup 5]
+ *                          [--bulk offline|online] [--reuse] [--seed 1] [--curated-full 50000]
+ *
+ * Each size gets its own embedded Neo4j in .data/neo4j-scale-<size> (bolt SCALE_BOLT_PORT,
+ * default 20687; NEO4J_HEAP / NEO4J_PAGECACHE, default 6g / 5g), started for that size and
+ * stopped after it; --reuse keeps a graph built with the same settings. Writes DIR/summary.json,
+ * DIR/model.json (memory and disk model, projections), DIR/p50.svg and DIR/README.md.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import neo4j from 'neo4j-driver';
+import { ROOT, loadConfig } from '../server/config.js';
+import { migrate } from '../server/db/migrate.js';
+import { ensureFactIndexes } from '../server/db/fact-indexes.js';
+import { cosineFloorOf } from '../server/embedders/index.js';
+import { DEFAULT_TRAVERSE_TYPES } from '../server/graph/facts.js';
+import { recordImport } from '../server/graph/bulk.js';
+import { GraphStore } from '../server/graph/store.js';
+import { loadOnline } from '../server/ingest/import/online.js';
+import { embeddedAdmin, runAdminImport, writeImportCsv } from '../server/ingest/import/offline.js';
+import { rowsPerSecond, type ImportStats } from '../server/ingest/import/types.js';
+import { Retriever } from '../server/retrieval/client.js';
+import type { Mode } from '../server/retrieval/params.js';
+import { percentile } from './lib/metrics.js';
+import { loadBaseVectors } from './scale/base-vectors.js';
+import { generateScaleGraph, type ScaleGraph } from './scale/generate.js';
+import { memoryModel, storeSizes, type StoreSizes } from './scale/model.js';
+import { writeScaleReport } from './scale/report.js';
+
+const USAGE = `usage: npm run bench:scale -- --sizes 10000,100000 --out DIR [--questions 40] [--warmup 5] [--bulk offline|online] [--reuse] [--seed 1] [--curated-full 50000]`;
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '10000,100000' },
+    out: { type: 'string' },
+    questions: { type: 'string', default: '40' },
+    warmup: { type: 'string', default: '5' },
+    bulk: { type: 'string', default: 'offline' },
+    reuse: { type: 'boolean' },
+    seed: { type: 'string', default: '1' },
+    'curated-full': { type: 'string', default: '50000' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help || !values.out) {
+  console.log(USAGE);
+  process.exit(values.help ? 0 : 2);
+}
+const sizes = values.sizes!.split(',').map((s) => Number(s.trim()));
+if (sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error(`--sizes: integers >= 100, got ${values.sizes}`);
+if (values.bulk !== 'offline' && values.bulk !== 'online') throw new Error('--bulk: offline or online');
+const cfg = { questions: Number(values.questions), warmup: Number(values.warmup), seed: Number(values.seed), curatedFull: Number(values['curated-full']) };
+const BOLT = Number(process.env.SCALE_BOLT_PORT || 20687);
+const HTTP = Number(process.env.SCALE_HTTP_PORT || 20474);
+const PASSWORD = 'graph-recall-scale';
+const MODES: Mode[] = ['vector', 'hybrid', 'gated', 'ppr'];
+const launcher = path.join(ROOT, 'docker', 'neo4j.mjs');
+const secs = (t0: number) => (performance.now() - t0) / 1000;
+
+function neo4jEnv(dataDir: string) {
+  return {
+    ...process.env,
+    NEO4J_BOLT_PORT: String(BOLT),
+    NEO4J_HTTP_PORT: String(HTTP),
+    NEO4J_DATA_DIR: dataDir,
+    NEO4J_PASSWORD: PASSWORD,
+    NEO4J_HEAP: process.env.NEO4J_HEAP || '6g',
+    NEO4J_PAGECACHE: process.env.NEO4J_PAGECACHE || '5g',
+  };
+}
+function db(cmd: 'start' | 'stop', dataDir: string) {
+  const r = spawnSync(process.execPath, [launcher, cmd], { env: neo4jEnv(dataDir), stdio: cmd === 'start' ? 'inherit' : 'ignore' });
+  if (r.status !== 0) throw new Error(`node docker/neo4j.mjs ${cmd} failed for ${dataDir}`);
+}
+const connect = () => GraphStore.connect({ uri: `bolt://127.0.0.1:${BOLT}`, user: 'neo4j', password: PASSWORD, database: 'neo4j', embedded: false } as never);
+
+export interface BuildFigures {
+  bulk: 'offline' | 'online';
+  generate_s: number;
+  csv_s?: number;
+  csv_mb?: number;
+  load_s: number;
+  index_s: number;
+  build_s: number;
+  rows_per_s: number;
+  passages_per_s: number;
+  stats: ImportStats;
+}
+
+/** Builds the graph of one size into a fresh database; the database is running afterwards. */
+async function build(graph: ScaleGraph, dataDir: string, generateSeconds: number, dimension: number): Promise<BuildFigures> {
+  db('stop', dataDir);
+  fs.rmSync(path.join(ROOT, dataDir), { recursive: true, force: true });
+  db('start', dataDir); // creates the folder, its conf and the password
+  const t0 = performance.now();
+  let figures: Omit<BuildFigures, 'index_s' | 'build_s' | 'generate_s'>;
+  if (values.bulk === 'offline') {
+    db('stop', dataDir);
+    const csv = await writeImportCsv(graph.source, path.join(ROOT, '.data', 'scale', `csv-${graph.passages}`));
+    console.log(`CSV written: ${(csv.bytes / 2 ** 20).toFixed(0)} MB in ${csv.seconds.toFixed(1)} s`);
+    const imp = runAdminImport(embeddedAdmin(ROOT, dataDir, '3g'), csv);
+    console.log(`neo4j-admin database import full: ${imp.seconds.toFixed(1)} s`);
+    fs.rmSync(csv.dir, { recursive: true, force: true });
+    db('start', dataDir);
+    const stats = { ...csv.stats, loadSeconds: csv.seconds + imp.seconds };
+    figures = {
+      bulk: 'offline',
+      csv_s: csv.seconds,
+      csv_mb: csv.bytes / 2 ** 20,
+      load_s: stats.loadSeconds,
+      rows_per_s: rowsPerSecond(stats),
+      passages_per_s: stats.passages / stats.loadSeconds,
+      stats,
+    };
+  } else {
+    const store = connect();
+    await migrate(store, { dimension });
+    const stats = await loadOnline(store, graph.source, { dimension, relationshipTypes: ['RELATED', ...graph.curatedTypes], batchSize: 500 });
+    await store.close();
+    figures = { bulk: 'online', load_s: stats.loadSeconds, rows_per_s: rowsPerSecond(stats), passages_per_s: stats.passages / stats.loadSeconds, stats };
+  }
+  // Index building, timed apart: the migrations' indexes and one fact index per walked type.
+  const ti = performance.now();
+  const store = connect();
+  await migrate(store, { dimension, awaitSeconds: 14400 });
+  await ensureFactIndexes(store, ['RELATED', ...graph.curatedTypes], dimension, 14400);
+  const index_s = secs(ti);
+  await recordImport(store, graph.curatedTypes);
+  await store.write("MERGE (m:GraphRecallMeta {key: 'scale'}) SET m.value = $v", { v: signature(graph.passages) });
+  await store.close();
+  console.log(`loaded in ${figures.load_s.toFixed(1)} s (${figures.passages_per_s.toFixed(0)} passages/s), indexes in ${index_s.toFixed(1)} s`);
+  return { ...figures, generate_s: generateSeconds, index_s, build_s: generateSeconds + secs(t0) };
+}
+
+const signature = (n: number) => JSON.stringify({ n, seed: cfg.seed, curatedFull: cfg.curatedFull, questions: cfg.questions + cfg.warmup, v: 1 });
+
+async function jvm(store: GraphStore, dataDir: string) {
+  const r = await store.read("CALL dbms.queryJmx('java.lang:type=Memory') YIELD attributes RETURN attributes.HeapMemoryUsage.value.properties AS heap");
+  const heap = r.records[0].get('heap') as { used: number; committed: number };
+  const pid = Number(fs.readFileSync(path.join(ROOT, dataDir, 'neo4j.pid'), 'utf8'));
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return { heap_mb: Number(heap.used) / 2 ** 20, heap_committed_mb: Number(heap.committed) / 2 ** 20, rss_mb: rssKb / 1024 };
+}
+
+interface Latency {
+  bare_p50_ms: number;
+  bare_p95_ms: number;
+  modes: Record<string, { p50_ms: number; p95_ms: number; db_p50_ms: number; seeds_p50: number }>;
+}
+
+/** Each mode's statement through the Retriever against the bare vector-index query, interleaved, rotating order. */
+async function measure(store: GraphStore, graph: ScaleGraph): Promise<Latency> {
+  const appCfg = loadConfig();
+  const retriever = new Retriever(store, {
+    timeoutMs: 300000,
+    allowedRelTypes: [...DEFAULT_TRAVERSE_TYPES, ...graph.curatedTypes],
+    pprGraphName: appCfg.pprGraphName,
+    cosineFloor: cosineFloorOf(appCfg.embedder),
+  });
+  type Q = ScaleGraph['questions'][number];
+  const bare = (q: Q) =>
+    store.readTransaction((tx) =>
+      tx.run("CALL db.index.vector.queryNodes('passage_embedding', $k, $q) YIELD node, score RETURN node.id AS id, node.text AS text, score", {
+        q: q.embedding,
+        k: neo4j.int(10),
+      }),
+    );
+  const variants: { name: string; run: (q: Q) => Promise<unknown> }[] = [
+    { name: 'bare', run: bare },
+    ...MODES.map((m) => ({ name: m, run: (q: Q) => retriever.retrieve({ mode: m, question: q.text, questionEmbedding: q.embedding }) })),
+  ];
+  const times = new Map(variants.map((v) => [v.name, [] as number[]]));
+  const dbMs = new Map(variants.map((v) => [v.name, [] as number[]]));
+  const seeds = new Map(variants.map((v) => [v.name, [] as number[]]));
+  for (let i = 0; i < graph.questions.length; i++) {
+    const order = variants.map((_, k) => variants[(k + i) % variants.length]);
+    for (const v of order) {
+      const t0 = performance.now();
+      const out = (await v.run(graph.questions[i])) as { timings?: { dbMs?: number }; seeds?: unknown[] };
+      if (i < cfg.warmup) continue;
+      times.get(v.name)!.push(performance.now() - t0);
+      if (typeof out?.timings?.dbMs === 'number') dbMs.get(v.name)!.push(out.timings.dbMs);
+      if (Array.isArray(out?.seeds)) seeds.get(v.name)!.push(out.seeds.length);
+    }
+    process.stderr.write(`\rquestion ${i + 1}/${graph.questions.length}`);
+  }
+  process.stderr.write('\n');
+  const r1 = (x: number) => Math.round(x * 10) / 10;
+  return {
+    bare_p50_ms: r1(percentile(times.get('bare')!, 50)),
+    bare_p95_ms: r1(percentile(times.get('bare')!, 95)),
+    modes: Object.fromEntries(
+      MODES.map((m) => [
+        m,
+        {
+          p50_ms: r1(percentile(times.get(m)!, 50)),
+          p95_ms: r1(percentile(times.get(m)!, 95)),
+          db_p50_ms: r1(percentile(dbMs.get(m)!, 50)),
+          seeds_p50: percentile(seeds.get(m)!, 50),
+        },
+      ]),
+    ),
+  };
+}
+
+export interface SizeResult extends Latency {
+  passages: number;
+  entities: number;
+  relationships: number;
+  build_s: number;
+  store_mb: number;
+  heap_mb: number;
+  rss_mb: number;
+  counts: Record<string, number>;
+  build: BuildFigures | null;
+  sizes: StoreSizes;
+  generated: { facts: number; curatedEdges: number; curatedEntities: number; topDegrees: number[] };
+}
+
+async function main() {
+  const out = path.resolve(values.out!);
+  fs.mkdirSync(out, { recursive: true });
+  const base = await loadBaseVectors();
+  const results: SizeResult[] = [];
+  for (const n of sizes) {
+    const dataDir = `.data/neo4j-scale-${n}`;
+    console.log(`\n== ${n} passages (${dataDir})`);
+    const tg = performance.now();
+    const graph = generateScaleGraph(base, { passages: n, questions: cfg.questions + cfg.warmup, seed: cfg.seed, curatedFull: cfg.curatedFull });
+    const generateSeconds = secs(tg);
+    console.log(
+      `generated in ${generateSeconds.toFixed(1)} s: ${graph.entities} entities (+${graph.curatedEntities} curated), ${graph.mentions} mentions, ${graph.facts} facts, ${graph.curatedEdges} curated edges; top passage degrees ${graph.topDegrees.join(', ')}`,
+    );
+    let built: BuildFigures | null = null;
+    let reused = false;
+    if (values.reuse && fs.existsSync(path.join(ROOT, dataDir, 'data'))) {
+      db('start', dataDir);
+      const s = connect();
+      const r = await s.read("OPTIONAL MATCH (m:GraphRecallMeta {key: 'scale'}) RETURN m.value AS v");
+      reused = r.records[0].get('v') === signature(n);
+      await s.close();
+      if (reused) console.log('reusing the graph built with these settings');
+    }
+    if (!reused) built = await build(graph, dataDir, generateSeconds, base.dimension);
+    const prior =
+      reused && fs.existsSync(path.join(out, 'summary.json'))
+        ? (JSON.parse(fs.readFileSync(path.join(out, 'summary.json'), 'utf8')) as { sizes: SizeResult[] })
+        : null;
+    if (!built) built = prior?.sizes.find((s) => s.passages === n)?.build ?? null;
+    const store = connect();
+    const counts = (
+      await store.read(
+        'RETURN COUNT { (:Passage) } AS passages, COUNT { (:Entity) } AS entities, COUNT { ()-[]->() } AS relationships, COUNT { ()-[:MENTIONS]->() } AS mentions, COUNT { ()-[:RELATED]->() } AS related',
+      )
+    ).records[0].toObject() as Record<string, number>;
+    for (const k of Object.keys(counts)) counts[k] = Number(counts[k]);
+    const latency = await measure(store, graph);
+    const mem = await jvm(store, dataDir);
+    await store.close();
+    db('stop', dataDir);
+    const sizesOnDisk = storeSizes(path.join(ROOT, dataDir));
+    const r: SizeResult = {
+      passages: counts.passages,
+      entities: counts.entities,
+      relationships: counts.relationships,
+      build_s: Math.round(built?.build_s ?? Number.NaN),
+      store_mb: Math.round(sizesOnDisk.total / 2 ** 20),
+      heap_mb: Math.round(mem.heap_mb),
+      rss_mb: Math.round(mem.rss_mb),
+      ...latency,
+      counts,
+      build: built,
+      sizes: sizesOnDisk,
+      generated: { facts: graph.facts, curatedEdges: graph.curatedEdges, curatedEntities: graph.curatedEntities, topDegrees: graph.topDegrees },
+    };
+    results.push(r);
+    console.log(
+      `bare p50 ${r.bare_p50_ms} ms; ${MODES.map((m) => `${m} ${r.modes[m].p50_ms} ms (${(r.modes[m].p50_ms / r.bare_p50_ms).toFixed(2)}x)`).join(', ')}`,
+    );
+    // Written after every size, so a run stopped at a larger size keeps the smaller ones.
+    fs.writeFileSync(path.join(out, 'summary.json'), `${JSON.stringify({ sizes: results }, null, 2)}\n`);
+    const model = memoryModel(results, base.dimension);
+    fs.writeFileSync(path.join(out, 'model.json'), `${JSON.stringify(model, null, 2)}\n`);
+    writeScaleReport(out, results, model, { argv: process.argv.slice(2), ...cfg, bulk: values.bulk! });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,102 @@
+/** The scale benchmark's report: README.md (commands, tables, targets, model) and p50.svg. */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT } from '../../server/config.js';
+import { logLogChartSvg } from '../lib/svg.js';
+import type { MemoryModel } from './model.js';
+
+interface Row {
+  passages: number;
+  entities: number;
+  relationships: number;
+  build_s: number;
+  store_mb: number;
+  heap_mb: number;
+  rss_mb: number;
+  bare_p50_ms: number;
+  bare_p95_ms: number;
+  modes: Record<string, { p50_ms: number; p95_ms: number; db_p50_ms: number; seeds_p50: number }>;
+  counts: Record<string, number>;
+  build: {
+    bulk: string;
+    load_s: number;
+    index_s: number;
+    rows_per_s: number;
+    passages_per_s: number;
+    csv_s?: number;
+    csv_mb?: number;
+    generate_s: number;
+  } | null;
+}
+
+const MODES = ['vector', 'hybrid', 'gated', 'ppr'];
+const f1 = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(1));
+const int = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '-' : Math.round(x).toLocaleString('en-US'));
+const git = (...a: string[]) => spawnSync('git', a, { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+
+export function writeScaleReport(out: string, rows: Row[], model: MemoryModel, run: Record<string, unknown> & { argv: string[] }): void {
+  fs.writeFileSync(
+    path.join(out, 'p50.svg'),
+    logLogChartSvg('p50 per mode against graph size (log-log)', 'passages', 'p50 ms (client side)', [
+      { label: 'bare', points: rows.map((r) => ({ x: r.passages, y: r.bare_p50_ms })) },
+      ...MODES.map((m) => ({ label: m, points: rows.map((r) => ({ x: r.passages, y: r.modes[m].p50_ms })) })),
+    ]),
+  );
+  const ratio = (r: Row, m: string) => r.modes[m].p50_ms / r.bare_p50_ms;
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  const lines = [
+    `# Scale benchmark: ${rows.map((r) => int(r.passages)).join(', ')} passages`,
+    '',
+    `Date: ${new Date().toISOString().slice(0, 10)}. Commit: ${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain') ? ' (with uncommitted changes)' : ''}.`,
+    `Command: \`npm run bench:scale -- ${run.argv.join(' ')}\` (bulk path: ${run.bulk}; ${run.questions} questions after ${run.warmup} warm-up, interleaved with the bare query, rotating order).`,
+    `Machine: ${(spawnSync('nproc', { encoding: 'utf8' }).stdout || '?').trim()} cores shared with other work; Neo4j heap ${process.env.NEO4J_HEAP || '6g'}, page cache ${process.env.NEO4J_PAGECACHE || '5g'}.`,
+    '',
+    '## Latency (client side, Bolt round trip included; p50 / p95 ms; ratio = p50 / bare p50)',
+    '',
+    '| passages | entities | relationships | bare | vector | hybrid | gated | ppr (push) | gated / bare | ppr / bare |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${int(r.passages)} | ${int(r.entities)} | ${int(r.relationships)} | ${f1(r.bare_p50_ms)} / ${f1(r.bare_p95_ms)} | ` +
+        MODES.map((m) => `${f1(r.modes[m].p50_ms)} / ${f1(r.modes[m].p95_ms)}`).join(' | ') +
+        ` | ${ratio(r, 'gated').toFixed(2)}x | ${ratio(r, 'ppr').toFixed(2)}x |`,
+    ),
+    '',
+    '![p50 per mode against size](p50.svg)',
+    '',
+    '## Targets',
+    '',
+    `- gated <= 10x bare at the largest size: ${ratio(last, 'gated').toFixed(2)}x (${ratio(last, 'gated') <= 10 ? 'met' : 'MISSED'}).`,
+    `- ppr <= 20x bare at the largest size: ${ratio(last, 'ppr').toFixed(2)}x (${ratio(last, 'ppr') <= 20 ? 'met' : 'MISSED'}).`,
+    `- gated's ratio at the largest size / at the smallest: ${(ratio(last, 'gated') / ratio(first, 'gated')).toFixed(2)} (target <= 1.5: ${ratio(last, 'gated') / ratio(first, 'gated') <= 1.5 ? 'met' : 'MISSED'}).`,
+    '',
+    '## Build (bulk import, then the indexes)',
+    '',
+    '| passages | path | generate s | load s (CSV + neo4j-admin, or online) | passages/s | rows/s | index build s | build s | store MB | heap used MB | RSS MB |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${int(r.passages)} | ${r.build?.bulk ?? 'reused'} | ${f1(r.build?.generate_s)} | ${f1(r.build?.load_s)}${r.build?.csv_s ? ` (${f1(r.build.csv_s)} + ${f1(r.build.load_s - r.build.csv_s)})` : ''} | ` +
+        `${int(r.build?.passages_per_s)} | ${int(r.build?.rows_per_s)} | ${f1(r.build?.index_s)} | ${int(r.build_s)} | ${int(r.store_mb)} | ${int(r.heap_mb)} | ${int(r.rss_mb)} |`,
+    ),
+    '',
+    '## Memory and disk model (model.json)',
+    '',
+    `Per vector in the store ${model.bytes.per_vector_in_store} B (float32 in dynamic array records), per record ${model.bytes.per_record_in_store} B, ` +
+      `per indexed vector in the vector indexes ${model.bytes.per_indexed_vector_in_vector_indexes} B, full-text ${model.bytes.fulltext_per_node} B per node; ` +
+      `${model.shape.vectorsPerPassage.toFixed(1)} vectors stored and ${model.shape.indexedVectorsPerPassage.toFixed(1)} indexed per passage at ${model.from}.`,
+    '',
+    '| passages | entities | facts | indexed vectors | store GiB | vector indexes GiB | disk GiB | heap GiB | page cache GiB | RAM GiB |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...model.projections.map(
+      (p) =>
+        `| ${int(p.passages)} | ${int(p.entities)} | ${int(p.facts)} | ${int(p.vectors_indexed)} | ${p.store_gib} | ${p.vector_indexes_gib} | ${p.disk_gib} | ${p.heap_gib} | ${p.pagecache_gib} | ${p.ram_gib} |`,
+    ),
+    '',
+  ];
+  const notes = path.join(out, 'notes.md');
+  if (fs.existsSync(notes)) lines.push(fs.readFileSync(notes, 'utf8'));
+  fs.writeFileSync(path.join(out, 'README.md'), `${lines.join('\n')}\n`);
+}
