@@ -308,7 +308,8 @@ describe('HTTP', () => {
     const html = await fetch(srv.url).then((r) => r.text());
     expect(html).toMatch(/<select id="source"[^>]*>\s*<option value="">All sources<\/option>/);
     const js = await fetch(`${srv.url}/page.js`).then((r) => r.text());
-    expect(js).toContain("fetch('/v1/sources')");
+    // readFetch: fetch with the read key when the server asks for one (server/public/keys.js).
+    expect(js).toContain("readFetch('/v1/sources')");
     expect(js).toContain('filter: { sources: [source] }');
   });
 
