@@ -28,6 +28,8 @@ afterAll(async () => {
 test('6 concurrent first requests of a mode: one transaction plans it while the others wait, then all answer 200', async () => {
   await driver.executeQuery('CALL db.clearQueryCaches()');
   const GATED = 'gated mode - query-aware spreading activation';
+  // The Retriever plans per statement file (ppr has two).
+  const GATED_FILE = 'retrieve_gated.cypher';
   // The Retriever's planner of gated, while it runs (the others wait on it): read as an event, not a time.
   const planning = (srv.services.retriever as unknown as { planning: Map<string, Promise<void>> }).planning;
   /** Transactions of gated seen by polls that began and ended while gated's planner ran. */
@@ -35,11 +37,11 @@ test('6 concurrent first requests of a mode: one transaction plans it while the 
   let polling = true;
   const poller = (async () => {
     while (polling) {
-      const planningBefore = planning.has('gated');
+      const planningBefore = planning.has(GATED_FILE);
       const { records } = await driver.executeQuery('SHOW TRANSACTIONS YIELD currentQuery WHERE currentQuery CONTAINS $marker RETURN count(*) AS n', {
         marker: GATED,
       });
-      if (planningBefore && planning.has('gated')) during.push(Number(records[0].get('n')));
+      if (planningBefore && planning.has(GATED_FILE)) during.push(Number(records[0].get('n')));
       await new Promise((r) => setImmediate(r));
     }
   })();
