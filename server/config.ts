@@ -12,6 +12,11 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
  * demo question among 5 multi-hop questions), small enough that a fresh start answers within minutes.
  * The whole sample (bench/data/musique, 1,890 passages) stays the evaluation set and is one DEMO_CORPUS away.
  */
+/** The environment a child process inherits (a tool the server runs), with `extra` on top. */
+export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra };
+}
+
 export const DEFAULT_DEMO_CORPUS = path.join(ROOT, 'bench', 'data', 'musique-demo', 'corpus.jsonl');
 
 /**

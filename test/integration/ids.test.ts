@@ -1,4 +1,5 @@
 import type { Driver } from 'neo4j-driver';
+import { loadConfig } from '../../server/config.js';
 import { createHashEmbedder } from '../../server/embedders/hash.js';
 import { chunkText, passageId } from '../../server/ingest/sources/index.js';
 import { resetGraph, testDriver } from '../support/db.js';
@@ -16,7 +17,10 @@ const longText = (topic: string) =>
 
 beforeAll(async () => {
   driver = await testDriver();
-  srv = await startServer({ embedder: createHashEmbedder(384), config: { apiKey: KEY } });
+  // Writes answer 201 with their counts here: the 1,000-character ids make bodies larger than
+  // JOB_SYNC_MAX_BYTES, which would make them jobs (test/integration/jobs.test.ts tests that rule).
+  const jobs = { ...loadConfig({}).jobs, syncMaxBytes: 10 * 2 ** 20 };
+  srv = await startServer({ embedder: createHashEmbedder(384), config: { apiKey: KEY, jobs } });
 });
 beforeEach(async () => {
   await srv.services.retriever.projection.idle();

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
+import { childEnv } from '../../config.js';
 import { curatedTypesOf } from './online.js';
 import type { ImportSource, ImportStats } from './types.js';
 import { emptyStats } from './types.js';
@@ -144,7 +145,7 @@ export interface AdminTool {
 export function installedAdmin(neo4jHome: string): AdminTool {
   const bin = path.join(neo4jHome, 'bin', 'neo4j-admin');
   if (!fs.existsSync(bin)) throw new Error(`${bin} not found: --neo4j-home must be a Neo4j installation`);
-  return { command: bin, args: [], env: { ...process.env, NEO4J_HOME: neo4jHome } };
+  return { command: bin, args: [], env: childEnv({ NEO4J_HOME: neo4jHome }) };
 }
 
 /** neo4j-admin of the embedded launcher (docker/neo4j.mjs): its JVM home and a data folder's conf. */
@@ -158,7 +159,7 @@ export function embeddedAdmin(root: string, dataDir: string, heap = '2g'): Admin
   return {
     command: 'java',
     args: [`-Xmx${heap}`, '-cp', `${home}/lib/*`, 'org.neo4j.cli.AdminTool'],
-    env: { ...process.env, NEO4J_HOME: home, NEO4J_CONF: conf },
+    env: childEnv({ NEO4J_HOME: home, NEO4J_CONF: conf }),
   };
 }
 
