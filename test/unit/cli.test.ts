@@ -1,22 +1,4 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { ROOT } from '../../server/config.js';
-
-const BIN = path.join(ROOT, 'bin', 'graph-recall.mjs');
-
-/** Runs the CLI; no database is involved (every case is refused or answered before connecting). */
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // NEO4J_URI points nowhere reachable: a command that got as far as connecting would fail with 1, not 2.
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NEO4J_URI: 'bolt://127.0.0.1:1', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { cli } from '../support/cli.js';
 
 describe('graph-recall CLI', () => {
   it('--help lists the commands, the ingest options and the configuration variables', async () => {

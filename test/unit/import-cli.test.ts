@@ -1,22 +1,5 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { ROOT } from '../../server/config.js';
+import { cli } from '../support/cli.js';
 import { importFolder } from '../support/import-folder.js';
-
-const BIN = path.join(ROOT, 'bin', 'graph-recall.mjs');
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // No database is reachable: an offline import refused at validation never needs one.
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NEO4J_URI: 'bolt://127.0.0.1:1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('graph-recall import (command line)', () => {
   it('lists the bad rows by file and line, writes nothing and exits with 1', async () => {

@@ -1,0 +1,21 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { ROOT } from '../../server/config.js';
+
+const BIN = path.join(ROOT, 'bin', 'graph-recall.mjs');
+
+/**
+ * Runs the CLI with no database reachable: NEO4J_URI points nowhere, so a command that got as far
+ * as connecting fails with 1 (a refusal before connecting exits with its own code).
+ */
+export function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NEO4J_URI: 'bolt://127.0.0.1:1', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
