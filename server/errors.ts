@@ -45,14 +45,8 @@ export const DB_CONDITIONS = {
   terminated: { code: 'database_unavailable', retryAfterSeconds: 1, message: () => 'the query was terminated by the database; retry shortly' },
   /** An index the statement reads is missing: a bulk load rebuilds it, or a migration has not run. */
   index_building: { code: 'database_unavailable', retryAfterSeconds: 1, message: (index?: string) => `the index ${index} is being built; retry shortly` },
-  /** Another request is planning this mode's statement and this one's wait ran out. */
+  /** This mode's statement is being planned (at start, after an outage, or by another request whose plan this one's wait outlasted). */
   planning: { code: 'database_unavailable', retryAfterSeconds: 1, message: (mode?: string) => `the server is planning the ${mode} statement; retry shortly` },
-  /** The database is back from an outage and the server plans this mode's statement again. */
-  replanning: {
-    code: 'database_unavailable',
-    retryAfterSeconds: 1,
-    message: (mode?: string) => `the database is back; the server is planning the ${mode} statement again: retry shortly`,
-  },
   /** The request was cancelled while it waited (its client went away). */
   cancelled: { code: 'database_unavailable', retryAfterSeconds: 1, message: () => 'the request was cancelled' },
   /** The database's transaction memory pool (dbms.memory.transaction.total.max) is full. */
