@@ -16,7 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from '../server/config.js';
 
-const { values } = parseArgs({ options: { workers: { type: 'string', default: '0,1' }, kb: { type: 'string', default: '200' } } });
+const { values } = parseArgs({ options: { workers: { type: 'string', default: '0,1' }, kb: { type: 'string', default: '200' }, path: { type: 'string', default: '/v1/health' } } });
 const KEY = 'bench-health-key';
 
 function rssMiB(pid: number): number {
@@ -109,7 +109,7 @@ for (const workers of values.workers!.split(',')) {
     // A fresh connection each time (agent: false): a keep-alive socket may be closed by the server as it is reused.
     await new Promise<void>((resolve) => {
       http
-        .get(`${url}/v1/health`, { agent: false }, (r) => {
+        .get(`${url}${values.path}`, { agent: false }, (r) => {
           r.resume();
           r.on('end', () => resolve());
         })
@@ -119,6 +119,7 @@ for (const workers of values.workers!.split(',')) {
         });
     });
     lat.push(performance.now() - t);
+    if (process.env.BENCH_TRACE) appendFileSync(process.env.BENCH_TRACE, `${((t - t0) / 1000).toFixed(2)} ${(performance.now() - t).toFixed(0)}\n`);
     peak = Math.max(peak, rssMiB(child.pid!));
     await new Promise((r) => setTimeout(r, 50));
   }

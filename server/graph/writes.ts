@@ -39,7 +39,7 @@ export interface BatchWritten {
  * they run one after another in the caller's transaction, so a batch is still written whole or
  * not at all.
  */
-export const VECTOR_ROWS_PER_STATEMENT = 64;
+export const VECTOR_ROWS_PER_STATEMENT = 16;
 
 /** Runs `query` (which UNWINDs `$<key>`) over `rows` in slices, in the given transaction. */
 export async function runInSlices(tx: ManagedTransaction, query: string, key: string, rows: unknown[]): Promise<QueryResult[]> {
