@@ -23,6 +23,7 @@ const { values } = parseArgs({
     files: { type: 'string' },
     repeat: { type: 'string', default: '3' },
     label: { type: 'string', default: '' },
+    prefix: { type: 'string', default: '' },
   },
 });
 
@@ -50,7 +51,7 @@ async function main() {
       for (let i = 0; i < Number(values.repeat); i++) {
         await session.run('CALL db.clearQueryCaches()');
         const t0 = performance.now();
-        await session.run(`EXPLAIN ${text}`, params);
+        await session.run(`${values.prefix} EXPLAIN ${text}`, params);
         ms.push(Math.round(performance.now() - t0));
       }
       const median = [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)];

@@ -7,6 +7,7 @@
 // spreading activation over $relTypes: each hop is multiplied by $decay and by the gate
 // max(0, cos(neighbour's description embedding, question)). Passages are scored from the
 // activations of the entities they mention, blended with their own cosine to the question.
+// It unrolls 3 steps ($steps 1-3); for more the server runs retrieve_gated_deep.cypher.
 //
 // To run in Neo4j Browser or cypher-shell, set the parameters first (copy, remove the leading "// "):
 // :param question => ''                     /* the question text (for exact-name seeds, may be empty) */;
@@ -44,6 +45,8 @@
 // :param frontier => 100                    /* per step, at most this many sources spread and this many nodes receive */;
 // :param degreeDiscount => 1                /* a source's outflow is divided by its degree ^ this (hub damping, 0 = off) */;
 // :param trace => false                     /* also return the trace of each step (explain: true sets it) */;
+// This file walks at most 3 steps; a larger $steps is refused here (the server runs retrieve_gated_deep.cypher for it).
+CALL apoc.util.validate($steps > 3, 'this file walks at most 3 steps, $steps is %d: run retrieve_gated_deep.cypher', [$steps])
 // ---- 1. seed mapping (partials/seeds.cypher) ----------------------------------------------------
 // Name seeds (whole names the question writes), caller seeds ($seedIds), vector seeds (the entity
 // index; the cosine read off its score), then fact seeds (the fact_<TYPE> indexes of "subject
@@ -133,7 +136,7 @@ WITH [s IN raw | s {.*, activation: apoc.coll.max([s.namedActivation,
 // act: elementId -> activation, in this statement only (nothing is written). gates: elementId ->
 // gate of each receiver gated so far (a gate does not change: its embedding is read once).
 WITH seeds, apoc.map.fromPairs([s IN seeds | [elementId(s.node), s.activation]]) AS act, {} AS gates, [] AS trace
-// step 1 of 5 (runs when $steps >= 1); each later step is this block again with its own number.
+// step 1 of 3 (runs when $steps >= 1); each later step is this block again with its own number.
 // Every node above $threshold (the $frontier most active) spreads
 // to neighbours less active than itself; a neighbour v receives
 // decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount), gate(v) = max(0, cos(v.descriptionEmbedding, q)).
@@ -200,7 +203,7 @@ CALL (act, gated) {
 WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act,
      CASE WHEN $gate THEN apoc.map.merge(gates, apoc.map.fromPairs([c IN gated | [c.id, c.gate]])) ELSE gates END AS gates,
      trace + CASE WHEN $trace AND $steps >= 1 THEN [{step: 1, received: received}] ELSE [] END AS trace
-// step 2 of 5: step 1's block (comments left out), run when $steps >= 2.
+// step 2 of 3: step 1's block (comments left out), run when $steps >= 2.
 CALL (act, gates) {
   UNWIND keys(act) AS srcId
   WITH srcId, act[srcId] AS srcAct WHERE $steps >= 2 AND srcAct > $threshold
@@ -255,7 +258,7 @@ CALL (act, gated) {
 WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act,
      CASE WHEN $gate THEN apoc.map.merge(gates, apoc.map.fromPairs([c IN gated | [c.id, c.gate]])) ELSE gates END AS gates,
      trace + CASE WHEN $trace AND $steps >= 2 THEN [{step: 2, received: received}] ELSE [] END AS trace
-// step 3 of 5: step 1's block (comments left out), run when $steps >= 3.
+// step 3 of 3: step 1's block (comments left out), run when $steps >= 3.
 CALL (act, gates) {
   UNWIND keys(act) AS srcId
   WITH srcId, act[srcId] AS srcAct WHERE $steps >= 3 AND srcAct > $threshold
@@ -310,116 +313,6 @@ CALL (act, gated) {
 WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act,
      CASE WHEN $gate THEN apoc.map.merge(gates, apoc.map.fromPairs([c IN gated | [c.id, c.gate]])) ELSE gates END AS gates,
      trace + CASE WHEN $trace AND $steps >= 3 THEN [{step: 3, received: received}] ELSE [] END AS trace
-// step 4 of 5: step 1's block (comments left out), run when $steps >= 4.
-CALL (act, gates) {
-  UNWIND keys(act) AS srcId
-  WITH srcId, act[srcId] AS srcAct WHERE $steps >= 4 AND srcAct > $threshold
-  MATCH (src:Entity) WHERE elementId(src) = srcId
-  WITH src, srcAct ORDER BY srcAct DESC, src.id LIMIT $frontier
-  WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share ORDER BY share DESC, src.id
-  WITH collect({src: src, act: srcAct, share: share}) AS srcs
-  WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS bigCount
-  WITH srcs[0..bigCount] AS big, srcs[bigCount..] AS small, reduce(t = 0.0, x IN srcs[bigCount..] | t + x.share) AS smallTotal
-  CALL (act, big, smallTotal) {
-    UNWIND big AS b
-    WITH b.src AS src, b.act AS srcAct, b.share AS share
-    MATCH (src)-[r]-(dst:Entity) WHERE type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
-    WITH DISTINCT src, srcAct, share, dst
-    WITH dst, sum(share) AS inflow, collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: share} END) AS sources
-    WHERE $decay * (inflow + smallTotal) > $threshold
-    RETURN apoc.map.fromPairs(collect([elementId(dst), {dst: dst, inflow: inflow, sources: sources}])) AS reached
-  }
-  CALL (act, small, reached) {
-    UNWIND small AS s
-    WITH s.src AS src, s.act AS srcAct, s.share AS share
-    MATCH (src)-[r]-(dst) WHERE reached[elementId(dst)] IS NOT NULL AND type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
-    WITH DISTINCT src, srcAct, share, dst
-    WITH elementId(dst) AS id, sum(share) AS inflow, collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: share} END) AS
-        sources
-    RETURN apoc.map.fromPairs(collect([id, {inflow: inflow, sources: sources}])) AS topUp
-  }
-  UNWIND keys(reached) AS id
-  WITH reached[id].dst AS dst, reached[id].inflow + coalesce(topUp[id].inflow, 0.0) AS inflow,
-       reached[id].sources + coalesce(topUp[id].sources, []) AS sources
-  WITH dst, inflow, sources WHERE $decay * inflow > $threshold ORDER BY inflow DESC, dst.id
-  WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
-  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN
-      [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | ((2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 -
-      $cosineFloor))] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS head
-  WITH cands, head, [c IN head | $decay * c.inflow * c.gate] AS incs
-  WITH cands, head, CASE WHEN size(incs) < $frontier THEN 0.0 ELSE apoc.coll.sort(incs)[size(incs) - $frontier] END AS bar
-  RETURN head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN
-      [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | ((2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 -
-      $cosineFloor))] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS gated
-}
-CALL (act, gated) {
-  UNWIND gated AS c
-  WITH c.dst AS dst, c.inflow AS inflow, c.sources AS sources, c.gate AS gate, $decay * c.inflow * c.gate AS incoming
-  WHERE incoming > $threshold
-  WITH dst, inflow, sources, gate, incoming ORDER BY incoming DESC, dst.id LIMIT $frontier
-  RETURN collect([elementId(dst), incoming]) AS deltas,
-         collect(CASE WHEN $trace THEN {id: dst.id, name: dst.name, before: coalesce(act[elementId(dst)], 0.0), inflow: inflow,
-                                        gate: gate, incoming: incoming, sources: sources} END) AS received
-}
-WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act,
-     CASE WHEN $gate THEN apoc.map.merge(gates, apoc.map.fromPairs([c IN gated | [c.id, c.gate]])) ELSE gates END AS gates,
-     trace + CASE WHEN $trace AND $steps >= 4 THEN [{step: 4, received: received}] ELSE [] END AS trace
-// step 5 of 5: step 1's block (comments left out), run when $steps >= 5.
-CALL (act, gates) {
-  UNWIND keys(act) AS srcId
-  WITH srcId, act[srcId] AS srcAct WHERE $steps >= 5 AND srcAct > $threshold
-  MATCH (src:Entity) WHERE elementId(src) = srcId
-  WITH src, srcAct ORDER BY srcAct DESC, src.id LIMIT $frontier
-  WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share ORDER BY share DESC, src.id
-  WITH collect({src: src, act: srcAct, share: share}) AS srcs
-  WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS bigCount
-  WITH srcs[0..bigCount] AS big, srcs[bigCount..] AS small, reduce(t = 0.0, x IN srcs[bigCount..] | t + x.share) AS smallTotal
-  CALL (act, big, smallTotal) {
-    UNWIND big AS b
-    WITH b.src AS src, b.act AS srcAct, b.share AS share
-    MATCH (src)-[r]-(dst:Entity) WHERE type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
-    WITH DISTINCT src, srcAct, share, dst
-    WITH dst, sum(share) AS inflow, collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: share} END) AS sources
-    WHERE $decay * (inflow + smallTotal) > $threshold
-    RETURN apoc.map.fromPairs(collect([elementId(dst), {dst: dst, inflow: inflow, sources: sources}])) AS reached
-  }
-  CALL (act, small, reached) {
-    UNWIND small AS s
-    WITH s.src AS src, s.act AS srcAct, s.share AS share
-    MATCH (src)-[r]-(dst) WHERE reached[elementId(dst)] IS NOT NULL AND type(r) IN $relTypes AND dst <> src AND coalesce(act[elementId(dst)], 0.0) < srcAct
-    WITH DISTINCT src, srcAct, share, dst
-    WITH elementId(dst) AS id, sum(share) AS inflow, collect(CASE WHEN $trace THEN {id: src.id, name: src.name, activation: srcAct, share: share} END) AS
-        sources
-    RETURN apoc.map.fromPairs(collect([id, {inflow: inflow, sources: sources}])) AS topUp
-  }
-  UNWIND keys(reached) AS id
-  WITH reached[id].dst AS dst, reached[id].inflow + coalesce(topUp[id].inflow, 0.0) AS inflow,
-       reached[id].sources + coalesce(topUp[id].sources, []) AS sources
-  WITH dst, inflow, sources WHERE $decay * inflow > $threshold ORDER BY inflow DESC, dst.id
-  WITH collect({dst: dst, id: elementId(dst), inflow: inflow, sources: sources}) AS cands
-  WITH cands, [c IN cands[0..10 * $frontier] | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN [emb_ IN
-      [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | ((2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 -
-      $cosineFloor))] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS head
-  WITH cands, head, [c IN head | $decay * c.inflow * c.gate] AS incs
-  WITH cands, head, CASE WHEN size(incs) < $frontier THEN 0.0 ELSE apoc.coll.sort(incs)[size(incs) - $frontier] END AS bar
-  RETURN head + [c IN cands[size(head)..] WHERE $decay * c.inflow >= bar | c {.*, gate: CASE WHEN $gate THEN coalesce(gates[c.id], reduce(gate_ = 0.0, cos_ IN
-      [emb_ IN [c.dst.descriptionEmbedding] WHERE emb_ IS NOT NULL | ((2.0 * vector.similarity.cosine(emb_, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 -
-      $cosineFloor))] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END)) ELSE 1.0 END}] AS gated
-}
-CALL (act, gated) {
-  UNWIND gated AS c
-  WITH c.dst AS dst, c.inflow AS inflow, c.sources AS sources, c.gate AS gate, $decay * c.inflow * c.gate AS incoming
-  WHERE incoming > $threshold
-  WITH dst, inflow, sources, gate, incoming ORDER BY incoming DESC, dst.id LIMIT $frontier
-  RETURN collect([elementId(dst), incoming]) AS deltas,
-         collect(CASE WHEN $trace THEN {id: dst.id, name: dst.name, before: coalesce(act[elementId(dst)], 0.0), inflow: inflow,
-                                        gate: gate, incoming: incoming, sources: sources} END) AS received
-}
-WITH seeds, apoc.map.merge(act, apoc.map.fromPairs([d IN deltas | [d[0], coalesce(act[d[0]], 0.0) + d[1]]])) AS act,
-     CASE WHEN $gate THEN apoc.map.merge(gates, apoc.map.fromPairs([c IN gated | [c.id, c.gate]])) ELSE gates END AS gates,
-     trace + CASE WHEN $trace AND $steps >= 5 THEN [{step: 5, received: received}] ELSE [] END AS trace
 // The trace (explain): per step, each receiver's sources, gate value and inflow.
 WITH seeds, act, CASE WHEN $trace THEN {steps: trace} END AS trace, [] AS extraCandidates
 // ---- 3. top entities, passage ranking, the passages' evidence paths (partials/rank_passages.cypher) 

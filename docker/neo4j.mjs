@@ -6,7 +6,7 @@
 //
 // Every command is idempotent. Settings come from the environment (or .env):
 // NEO4J_PASSWORD, NEO4J_BOLT_PORT, NEO4J_HTTP_PORT, NEO4J_HEAP, NEO4J_PAGECACHE,
-// NEO4J_DATA_DIR. Plain JavaScript so it runs before `npm ci` has built anything
+// NEO4J_DATA_DIR, NEO4J_JVM_OPTS, NEO4J_CDS. Plain JavaScript so it runs before `npm ci` has built anything
 // except neo4j-driver.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -194,6 +194,23 @@ function writeConf() {
   );
 }
 
+// A class-data archive of this data folder's Neo4j (JDK 17 dynamic CDS): the first start writes it
+// when Neo4j stops (every class the run loaded, the Cypher planner's included); later starts map it
+// instead of loading and verifying those classes again. A restart then serves sooner and plans its
+// first statements sooner (docs/recovery.md). Rewritten when the jars or the JVM are
+// newer than it; NEO4J_CDS=false turns it off.
+const classArchive = path.join(cfg.dataDir, 'jvm', 'neo4j-classes.jsa');
+function classArchiveFlags() {
+  if (env('NEO4J_CDS', 'true') === 'false') return [];
+  fs.mkdirSync(path.dirname(classArchive), { recursive: true });
+  const found = spawnSync('sh', ['-c', 'command -v java'], { encoding: 'utf8' }).stdout.trim();
+  const javaBin = found ? fs.realpathSync(found) : null;
+  const stale = (f) => !fs.existsSync(f) || [path.join(home, 'lib'), path.join(home, 'plugins'), javaBin].filter(Boolean).some((p) => fs.statSync(p).mtimeMs > fs.statSync(f).mtimeMs);
+  if (!stale(classArchive)) return [`-XX:SharedArchiveFile=${classArchive}`, '-Xshare:auto'];
+  fs.rmSync(classArchive, { force: true });
+  return [`-XX:ArchiveClassesAtExit=${classArchive}`];
+}
+
 async function start() {
   const t0 = Date.now();
   const running = readPid();
@@ -231,6 +248,9 @@ async function start() {
       `-Xms${cfg.heap}`,
       `-Xmx${cfg.heap}`,
       ...JVM_FLAGS,
+      ...classArchiveFlags(),
+      // Extra JVM options, space-separated (e.g. -XX:TieredStopAtLevel=1); empty by default.
+      ...(process.env.NEO4J_JVM_OPTS ?? '').split(/\s+/).filter(Boolean),
       '-cp',
       `${home}/plugins/*:${home}/lib/*`,
       'org.neo4j.server.CommunityEntryPoint',
@@ -279,7 +299,11 @@ async function stop() {
   }
   process.kill(pid, 'SIGTERM');
   for (let i = 0; i < 120 && readPid(); i++) await new Promise((r) => setTimeout(r, 500));
-  if (readPid()) process.kill(pid, 'SIGKILL');
+  if (readPid()) {
+    process.kill(pid, 'SIGKILL');
+    // Killed while it may have been writing its class archive: a half-written one must not be mapped.
+    if (fs.existsSync(classArchive) && Date.now() - fs.statSync(classArchive).mtimeMs < 120_000) fs.rmSync(classArchive, { force: true });
+  }
   fs.rmSync(pidFile, { force: true });
   console.log(`Neo4j stopped (pid ${pid}).`);
 }

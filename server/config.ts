@@ -83,6 +83,11 @@ export const envSchema = z.object({
   NEO4J_HEAP: doc(size.default('2g'), 'embedded Neo4j JVM heap'),
   NEO4J_PAGECACHE: doc(size.default('1g'), 'embedded Neo4j page cache'),
   NEO4J_DATA_DIR: doc(text.default('.data/neo4j'), 'embedded Neo4j data and logs (relative to the repository)'),
+  NEO4J_CDS: doc(
+    choice(['true', 'false']).default('true'),
+    'embedded Neo4j: keep a class-data archive of its JVM in NEO4J_DATA_DIR (written at the first stop), so a restart serves and plans sooner',
+  ),
+  NEO4J_JVM_OPTS: doc(text.default(''), 'embedded Neo4j: extra JVM options, space-separated'),
   // Retrieval
   QUERY_TIMEOUT_MS: doc(
     int(100, 600000).default('10000'),

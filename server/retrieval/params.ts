@@ -18,6 +18,15 @@ export interface ParamSpec {
 
 /** The push rounds unrolled in retrieve_ppr.cypher (engine push; engine gds is retrieve_ppr_gds.cypher). */
 export const MAX_PUSH_ROUNDS = 6;
+/** The most gated propagation steps; retrieve_gated_deep.cypher unrolls this many. */
+export const MAX_STEPS = 5;
+/**
+ * The steps retrieve_gated.cypher unrolls (the default and below). A statement plans in proportion to
+ * its length, and planning is what a restarted database waits for, so the default file carries no
+ * step it does not run; $steps above this runs retrieve_gated_deep.cypher (docs/statements.md).
+ */
+export const GATED_FILE_STEPS = 3;
+export const GATED_DEEP_FILE = 'retrieve_gated_deep.cypher';
 
 const num = (min: number, max: number) => z.number().finite().min(min).max(max);
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
@@ -144,7 +153,7 @@ export const COMMON_PARAMS = {
 
 export const GATED_PARAMS = {
   ...COMMON_PARAMS,
-  steps: { schema: int(1, 5), default: 3, doc: 'propagation steps T (1-5)' },
+  steps: { schema: int(1, MAX_STEPS), default: GATED_FILE_STEPS, doc: `propagation steps T (1-${MAX_STEPS})` },
   decay: { schema: num(0, 1), default: 0.7, doc: 'activation multiplier per hop' },
   threshold: {
     schema: num(0, 1),
@@ -296,18 +305,24 @@ export const MODES = {
 export type Mode = keyof typeof MODES;
 export const MODE_NAMES = Object.keys(MODES) as Mode[];
 
-/** ppr's GDS engine has a statement of its own; MODES[mode].file is each mode's default (ppr: push). */
+/**
+ * ppr's GDS engine has a statement of its own, and so has gated with more than GATED_FILE_STEPS
+ * steps; MODES[mode].file is each mode's default (ppr: push; gated: up to GATED_FILE_STEPS steps).
+ */
 export const PPR_GDS_FILE = 'retrieve_ppr_gds.cypher';
 
 /** The statement a request runs: one file per mode, and for ppr one per engine (params: the effective ones). */
 export function statementFile(mode: Mode, params: Record<string, unknown> = {}): string {
-  return mode === 'ppr' && params.engine === 'gds' ? PPR_GDS_FILE : MODES[mode].file;
+  if (mode === 'ppr' && params.engine === 'gds') return PPR_GDS_FILE;
+  if (mode === 'gated' && Number(params.steps ?? GATED_FILE_STEPS) > GATED_FILE_STEPS) return GATED_DEEP_FILE;
+  return MODES[mode].file;
 }
 
 /** Every statement file, with its mode and the params that pick it. */
 export const STATEMENTS: { file: string; mode: Mode; params: Record<string, unknown> }[] = [
   ...MODE_NAMES.map((mode) => ({ file: MODES[mode].file as string, mode, params: {} })),
   { file: PPR_GDS_FILE, mode: 'ppr', params: { engine: 'gds' } },
+  { file: GATED_DEEP_FILE, mode: 'gated', params: { steps: MAX_STEPS } },
 ];
 
 /** A strict schema for a mode's params: unknown keys and out-of-range values are rejected. */

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../config.js';
 import { DEFAULT_PPR_GRAPH_NAME, DEFAULT_TRAVERSE_TYPES, LITERAL_TYPES, PROJECTION_TYPES } from '../graph/facts.js';
-import { MAX_PUSH_ROUNDS, MODES, PPR_GDS_FILE, type Mode, type ParamSpec } from './params.js';
+import { GATED_DEEP_FILE, GATED_FILE_STEPS, MAX_PUSH_ROUNDS, MAX_STEPS, MODES, PPR_GDS_FILE, type Mode, type ParamSpec } from './params.js';
 
 /**
  * Renders the committed cypher/ files from cypher/partials/ and the parameter
  * table in params.ts, one file per mode and, for ppr, per engine. The gated
- * propagation block is unrolled MAX_STEPS times and the push round
+ * propagation block is unrolled GATED_FILE_STEPS times (MAX_STEPS in the deep file) and the push round
  * MAX_PUSH_ROUNDS times (each copy runs only when $steps / $pushRounds >= its
  * number), as in the authors' reference code: the first copy carries the
  * explanation, each later one a one-line banner and the same code.
@@ -15,7 +15,6 @@ import { MAX_PUSH_ROUNDS, MODES, PPR_GDS_FILE, type Mode, type ParamSpec } from 
  * (test/unit/render.test.ts, driftReport) names each line that differs and the
  * partial it comes from.
  */
-export const MAX_STEPS = 5;
 export const CYPHER_DIR = path.join(ROOT, 'cypher');
 const PARTIALS = path.join(CYPHER_DIR, 'partials');
 
@@ -285,8 +284,9 @@ const PPR_ABOUT = [
   'scoring as gated mode, with each passage node also adding its own PageRank score.',
 ];
 
-const FILES: Record<string, Statement> = {
-  [MODES.gated.file]: {
+/** gated mode's statement with `steps` copies of the step; the default file refuses a $steps it cannot walk. */
+function gatedFile(steps: number, which: string): Statement {
+  return {
     mode: 'gated',
     title: 'graph-recall: gated mode - query-aware spreading activation (one statement, read-only)',
     about: [
@@ -295,15 +295,25 @@ const FILES: Record<string, Statement> = {
       'spreading activation over $relTypes: each hop is multiplied by $decay and by the gate',
       "max(0, cos(neighbour's description embedding, question)). Passages are scored from the",
       'activations of the entities they mention, blended with their own cosine to the question.',
+      which,
     ],
     body: (section) => [
+      ...(steps < MAX_STEPS ? [partial('gated_steps_guard', { STEPS: String(steps), DEEP_FILE: GATED_DEEP_FILE }, section)] : []),
       partial('seeds', {}, section),
       partial('gated_walk_start', {}, section),
-      repeated('gated_walk_step', MAX_STEPS, 'step', '$steps', {}, section),
+      repeated('gated_walk_step', steps, 'step', '$steps', {}, section),
       partial('gated_walk_end', {}, section),
       ...graphTail(section),
     ],
-  },
+  };
+}
+
+const FILES: Record<string, Statement> = {
+  [MODES.gated.file]: gatedFile(
+    GATED_FILE_STEPS,
+    `It unrolls ${GATED_FILE_STEPS} steps ($steps 1-${GATED_FILE_STEPS}); for more the server runs ${GATED_DEEP_FILE}.`,
+  ),
+  [GATED_DEEP_FILE]: gatedFile(MAX_STEPS, `The same statement with ${MAX_STEPS} steps unrolled: the server runs it for $steps above ${GATED_FILE_STEPS}.`),
   [MODES.ppr.file]: {
     mode: 'ppr',
     title: 'graph-recall: ppr mode, engine push - Personalized PageRank by a local push in Cypher (one statement, read-only)',

@@ -45,14 +45,17 @@ test('each file sets in its :param block exactly the parameters its statement re
   }
 });
 
-test('the gated file unrolls five guarded steps, the later ones under a banner, and documents every parameter', () => {
-  const gated = renderAll()['retrieve_gated.cypher'];
-  for (let k = 1; k <= 5; k++) expect(gated).toContain(`WHERE $steps >= ${k} AND srcAct > $threshold`);
-  for (let k = 2; k <= 5; k++) expect(gated).toContain(`// step ${k} of 5: step 1's block (comments left out), run when $steps >= ${k}.`);
-  expect(gated).not.toContain('$steps >= 6');
+test.each([
+  ['retrieve_gated.cypher', 3],
+  ['retrieve_gated_deep.cypher', 5],
+])('%s unrolls %i guarded steps, the later ones under a banner, and documents every parameter', (file, n) => {
+  const gated = renderAll()[file];
+  for (let k = 1; k <= n; k++) expect(gated).toContain(`WHERE $steps >= ${k} AND srcAct > $threshold`);
+  for (let k = 2; k <= n; k++) expect(gated).toContain(`// step ${k} of ${n}: step 1's block (comments left out), run when $steps >= ${k}.`);
+  expect(gated).not.toContain(`$steps >= ${n + 1}`);
   for (const name of Object.keys(GATED_PARAMS)) expect(gated).toMatch(new RegExp(`^// :param ${name} +=> .* /\\* [^;]+ \\*/;$`, 'm'));
-  // Step 1 without its comments and steps 2 to 4 are the same code but for the step number.
-  const blocks = gated.split(/^\/\/ step \d of 5.*$/m).slice(1, 5);
+  // Step 1 without its comments and the later steps are the same code but for the step number.
+  const blocks = gated.split(new RegExp(`^// step \\d of ${n}.*$`, 'm')).slice(1, n);
   const code = (b: string, k: number) =>
     b
       .split('\n')
@@ -60,7 +63,16 @@ test('the gated file unrolls five guarded steps, the later ones under a banner, 
       .join('\n')
       .replaceAll(`$steps >= ${k}`, '$steps >= K')
       .replaceAll(`{step: ${k},`, '{step: K,');
-  for (let k = 2; k <= 4; k++) expect(code(blocks[k - 1], k)).toBe(code(blocks[0], 1));
+  for (let k = 2; k < n; k++) expect(code(blocks[k - 1], k)).toBe(code(blocks[0], 1));
+  // Only the default file refuses a $steps it does not unroll (a DBA running it with :param steps => 5).
+  expect(gated.includes('CALL apoc.util.validate($steps > 3')).toBe(n === 3);
+});
+
+test('the server runs the default gated file up to its unrolled steps, the deep one above them', () => {
+  expect(statementFile('gated', defaultParams('gated'))).toBe('retrieve_gated.cypher');
+  expect(statementFile('gated', { ...defaultParams('gated'), steps: 3 })).toBe('retrieve_gated.cypher');
+  expect(statementFile('gated', { ...defaultParams('gated'), steps: 4 })).toBe('retrieve_gated_deep.cypher');
+  expect(statementFile('gated', { ...defaultParams('gated'), steps: 5 })).toBe('retrieve_gated_deep.cypher');
 });
 
 test('the server picks the ppr file by engine, push by default', () => {
