@@ -5,6 +5,7 @@
  * (docs/recovery.md).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { classifyDbError } from './db/driver.js';
 import { databaseUnreachable, dbError } from './errors.js';
@@ -22,11 +23,12 @@ const WARM_UP_TIMEOUT_MS = 120_000;
 const CHEAPEST_FIRST: Mode[] = ['vector', 'hybrid', 'ppr', 'gated'];
 /**
  * Statements planned side by side once the default mode's plan is done. Neo4j plans one statement
- * on one thread: two lanes use both cores of a 2-core machine. The default mode plans alone, first,
- * so that nothing else competes with it for the CPU (a cold JVM also compiles and collects on the
- * other core meanwhile).
+ * on one thread; the default mode plans alone, first, so that nothing else competes with it for
+ * the CPU (a cold JVM also compiles and collects on another core meanwhile). After it, one core is
+ * left to the default mode's requests: on a 2-core machine two lanes made the first gated request
+ * after its plan wait seconds behind the other plans (bench/reports/recovery/).
  */
-const LANES = 2;
+const LANES = Math.max(1, os.availableParallelism() - 1);
 
 /** The planning order: the default mode first, then the others cheapest first. */
 export function planningOrder(defaultMode: Mode = DEFAULT_MODE): Mode[] {
