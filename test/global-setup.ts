@@ -19,6 +19,9 @@ export default async function globalSetup(): Promise<void> {
         NEO4J_dbms_security_procedures_unrestricted: 'apoc.*,gds.*',
         // As the embedded launcher: plans keyed by parameter types, not each value's size.
         NEO4J_internal_cypher_use__parameter__size: 'false',
+        // As the embedded launcher: transaction timeouts checked every 100 ms (Neo4j's default is
+        // 2 s), so QUERY_TIMEOUT_MS and the 504 test hold on this path too.
+        NEO4J_db_transaction_monitor_check_interval: '100ms',
       })
       .withPassword('graph-recall-test')
       .start();
