@@ -48,7 +48,11 @@ test('migrate applies every migration, and a second run has nothing to apply', a
   const first = await cli(['migrate'], env());
   expect(first.code).toBe(0);
   const applied = (await driver.executeQuery('MATCH (m:GraphRecallMigration) RETURN collect(m.name) AS names')).records[0].get('names') as string[];
-  expect([...applied].sort()).toEqual(readMigrations().map((m) => m.name).sort());
+  expect([...applied].sort()).toEqual(
+    readMigrations()
+      .map((m) => m.name)
+      .sort(),
+  );
   const again = await cli(['migrate'], env());
   expect(again.code).toBe(0);
   expect(await count('MATCH (m:GraphRecallMigration) RETURN count(m)')).toBe(applied.length);
