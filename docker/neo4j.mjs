@@ -205,7 +205,9 @@ function classArchiveFlags() {
   fs.mkdirSync(path.dirname(classArchive), { recursive: true });
   const found = spawnSync('sh', ['-c', 'command -v java'], { encoding: 'utf8' }).stdout.trim();
   const javaBin = found ? fs.realpathSync(found) : null;
-  const stale = (f) => !fs.existsSync(f) || [path.join(home, 'lib'), path.join(home, 'plugins'), javaBin].filter(Boolean).some((p) => fs.statSync(p).mtimeMs > fs.statSync(f).mtimeMs);
+  const stale = (f) =>
+    !fs.existsSync(f) ||
+    [path.join(home, 'lib'), path.join(home, 'plugins'), javaBin].filter(Boolean).some((p) => fs.statSync(p).mtimeMs > fs.statSync(f).mtimeMs);
   if (!stale(classArchive)) return [`-XX:SharedArchiveFile=${classArchive}`, '-Xshare:auto'];
   fs.rmSync(classArchive, { force: true });
   return [`-XX:ArchiveClassesAtExit=${classArchive}`];
