@@ -8,7 +8,8 @@
  * Warm: `CALL db.clearQueryCaches()` before each EXPLAIN, so every run plans again on a JVM that
  * has planned before; the median of --repeat runs. Cold is the same with --repeat 1 right after a
  * fresh Neo4j start, one file per start (bench/reports/statements/planning-2026-12-01 says how).
- * NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD name the database. Prints one JSON line per file.
+ * --prefix puts Cypher options before EXPLAIN (e.g. "CYPHER planner=dp"). NEO4J_URI, NEO4J_USER,
+ * NEO4J_PASSWORD name the database. Prints one JSON line per file.
  */
 import fs from 'node:fs';
 import path from 'node:path';
