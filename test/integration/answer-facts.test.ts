@@ -1,5 +1,7 @@
 import type { Driver } from 'neo4j-driver';
-import { createHashEmbedder } from '../../server/embedders/hash.js';
+import { createLocalEmbedder } from '../../server/embedders/local.js';
+import type { Embedder } from '../../server/embedders/types.js';
+import { describeForEmbedding } from '../../server/ingest/resolution.js';
 import { resetGraph, testDriver } from '../support/db.js';
 import { loadGraph, type FixtureGraph } from '../support/fixtures.js';
 import { postJson, startServer, type RunningServer } from '../support/server.js';
@@ -9,12 +11,14 @@ import { postJson, startServer, type RunningServer } from '../support/server.js'
  * the offline answer lists the entities the question asks for, each with the
  * facts that support it, from the facts the statement returned.
  */
-const embedder = createHashEmbedder(384);
+let embedder: Embedder;
 const TYPES = ['RELATED', 'SAME_AS', 'TREATS_CtD', 'ASSOCIATES_DaG', 'PRESENTS_DpS'];
 let driver: Driver;
 let srv: RunningServer;
 
 beforeAll(async () => {
+  // The real neural embedder: the gate reads these description vectors against the question's.
+  embedder = await createLocalEmbedder();
   const entities = [
     ['d:alz', "Alzheimer's disease", 'Disease'],
     ['c:riva', 'Rivastigmine', 'Compound'],
@@ -24,12 +28,18 @@ beforeAll(async () => {
     ['d:head', 'Headache', 'Disease'],
     ['c:asp', 'Aspirin', 'Compound'],
   ];
+  // Names for the seeds' index; descriptions "name: type", a short form of what the Hetionet import
+  // writes ("Donepezil: a Compound in Hetionet; treats ...").
   const vectors = await embedder.embed(
     entities.map(([, name]) => name),
     'document',
   );
+  const descriptions = await embedder.embed(
+    entities.map(([, name, type]) => describeForEmbedding({ name, description: type })),
+    'document',
+  );
   const graph: FixtureGraph = {
-    entities: entities.map(([id, name, type], i) => ({ id, name, type, embedding: vectors[i], descriptionEmbedding: vectors[i] })),
+    entities: entities.map(([id, name, type], i) => ({ id, name, type, embedding: vectors[i], descriptionEmbedding: descriptions[i] })),
     passages: [],
     relations: [
       { from: 'c:riva', to: 'd:alz', type: 'TREATS_CtD', predicate: 'treats' },
@@ -47,11 +57,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await srv?.close();
   await driver?.close();
+  await embedder?.close?.();
 });
 
 test('offline: the compounds the question asks for, each with its supporting fact, and no passage cited', async () => {
-  // The gate needs description embeddings that look like the question; this graph has none, so it is off.
-  const r = await postJson(`${srv.url}/v1/answer`, { question: "Which compounds treat Alzheimer's disease?", mode: 'gated', params: { gate: false } });
+  const r = await postJson(`${srv.url}/v1/answer`, { question: "Which compounds treat Alzheimer's disease?", mode: 'gated' });
   expect(r.status).toBe(200);
   expect(r.body.passages).toEqual([]);
   expect(r.body.facts.map((f: { text: string }) => f.text)).toEqual(expect.arrayContaining(["Rivastigmine treats Alzheimer's disease"]));
@@ -63,7 +73,7 @@ test('offline: the compounds the question asks for, each with its supporting fac
 });
 
 test('offline: the symptoms, when the question asks for them', async () => {
-  const r = await postJson(`${srv.url}/v1/answer`, { question: "What symptoms does Alzheimer's disease present?", mode: 'gated', params: { gate: false } });
+  const r = await postJson(`${srv.url}/v1/answer`, { question: "What symptoms does Alzheimer's disease present?", mode: 'gated' });
   expect(r.status).toBe(200);
   expect(r.body.answer).toBe("Symptoms linked: Memory loss (Alzheimer's disease presents Memory loss).");
 });
