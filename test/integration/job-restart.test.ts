@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Driver } from 'neo4j-driver';
 import { ROOT } from '../../server/config.js';
 import { resetGraph, testDriver } from '../support/db.js';
 import { type Job, waitForJob } from '../support/jobs.js';
+import { spawnServe } from '../support/cli.js';
 
 /**
  * Issue 30: a job survives a server restart. `graph-recall serve` (a child process) takes a
@@ -27,24 +28,14 @@ afterAll(async () => {
 
 /** `graph-recall serve` on a free port; resolves with its URL once it says it is ready. */
 function serve(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/graph-recall.mjs'), 'serve'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NEO4J_URI: process.env.NEO4J_URI,
-      NEO4J_USER: process.env.NEO4J_USER || 'neo4j',
-      NEO4J_PASSWORD: process.env.NEO4J_PASSWORD,
-      PORT: '0',
-      DEMO_CORPUS: 'none',
-      EMBEDDER: 'hash',
-      EXTRACTOR: 'offline',
-      GENERATOR: 'offline',
-      API_KEY: KEY,
-      JOB_LEASE_MS: '2000',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawnServe({
+    DEMO_CORPUS: 'none',
+    EMBEDDER: 'hash',
+    EXTRACTOR: 'offline',
+    GENERATOR: 'offline',
+    API_KEY: KEY,
+    JOB_LEASE_MS: '2000',
+    LOG_LEVEL: 'info',
   });
   children.push(child);
   return new Promise((resolve, reject) => {

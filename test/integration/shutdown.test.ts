@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
-import path from 'node:path';
 import type { Driver } from 'neo4j-driver';
-import { ROOT } from '../../server/config.js';
 import { manageProjection } from '../../server/retrieval/projection.js';
 import { resetGraph, testDriver } from '../support/db.js';
 import { bridgeFixture, loadGraph } from '../support/fixtures.js';
+import { spawnServe } from '../support/cli.js';
 
 const f = bridgeFixture();
 let driver: Driver;
@@ -47,22 +46,7 @@ function waitForLine(p: ChildProcess, re: RegExp, out: string[]): Promise<string
 
 test('SIGTERM: the in-flight request completes with 200, then the process exits 0 and the port is closed', async () => {
   const out: string[] = [];
-  child = spawn(process.execPath, [path.join(ROOT, 'bin', 'graph-recall.mjs'), 'serve'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NEO4J_URI: process.env.NEO4J_URI,
-      NEO4J_USER: process.env.NEO4J_USER || 'neo4j',
-      NEO4J_PASSWORD: process.env.NEO4J_PASSWORD,
-      PORT: '0',
-      EMBEDDER: 'hash',
-      DEMO_CORPUS: 'none',
-      LOG_LEVEL: 'info',
-      SHUTDOWN_TIMEOUT_MS: '60000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  child = spawnServe({ EMBEDDER: 'hash', DEMO_CORPUS: 'none', LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '60000' });
   child.stderr!.on('data', (c: Buffer) => out.push(c.toString()));
   const exited = new Promise<number | null>((r) => child!.once('exit', (code) => r(code)));
   // The port opens at once (health says loading); the API answers once the server is ready.

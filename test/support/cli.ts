@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from '../../server/config.js';
 
@@ -17,5 +17,25 @@ export function cli(args: string[], env: Record<string, string> = {}): Promise<{
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/**
+ * `graph-recall serve` as a process of its own against the test database, with nothing of the
+ * developer's environment but PATH and HOME: the database's variables, then `env`.
+ */
+export function spawnServe(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [BIN, 'serve'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NEO4J_URI: process.env.NEO4J_URI,
+      NEO4J_USER: process.env.NEO4J_USER || 'neo4j',
+      NEO4J_PASSWORD: process.env.NEO4J_PASSWORD,
+      PORT: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
