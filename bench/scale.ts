@@ -25,14 +25,15 @@ import { recordImport } from '../server/graph/bulk.js';
 import { GraphStore } from '../server/graph/store.js';
 import { loadOnline } from '../server/ingest/import/online.js';
 import { embeddedAdmin, runAdminImport, writeImportCsv } from '../server/ingest/import/offline.js';
-import { rowsPerSecond, type ImportStats } from '../server/ingest/import/types.js';
+import { rowsPerSecond } from '../server/ingest/import/types.js';
 import { Retriever } from '../server/retrieval/client.js';
 import type { Mode } from '../server/retrieval/params.js';
 import { percentile } from './lib/metrics.js';
 import { loadBaseVectors } from './scale/base-vectors.js';
 import { generateScaleGraph, type ScaleGraph } from './scale/generate.js';
-import { memoryModel, storeSizes, type StoreSizes } from './scale/model.js';
+import { memoryModel, storeSizes } from './scale/model.js';
 import { writeScaleReport } from './scale/report.js';
+import type { BuildFigures, Latency, SizeResult } from './scale/types.js';
 
 const USAGE = `usage: npm run bench:scale -- --sizes 10000,100000 --out DIR [--questions 40] [--warmup 5] [--bulk offline|online] [--reuse] [--seed 1] [--curated-full 50000]`;
 const { values } = parseArgs({
@@ -79,19 +80,6 @@ function db(cmd: 'start' | 'stop', dataDir: string) {
   if (r.status !== 0) throw new Error(`node docker/neo4j.mjs ${cmd} failed for ${dataDir}`);
 }
 const connect = () => GraphStore.connect({ uri: `bolt://127.0.0.1:${BOLT}`, user: 'neo4j', password: PASSWORD, database: 'neo4j', embedded: false } as never);
-
-export interface BuildFigures {
-  bulk: 'offline' | 'online';
-  generate_s: number;
-  csv_s?: number;
-  csv_mb?: number;
-  load_s: number;
-  index_s: number;
-  build_s: number;
-  rows_per_s: number;
-  passages_per_s: number;
-  stats: ImportStats;
-}
 
 /** Builds the graph of one size into a fresh database; the database is running afterwards. */
 async function build(graph: ScaleGraph, dataDir: string, generateSeconds: number, dimension: number): Promise<BuildFigures> {
@@ -149,12 +137,6 @@ async function jvm(store: GraphStore, dataDir: string) {
   return { heap_mb: Number(heap.used) / 2 ** 20, heap_committed_mb: Number(heap.committed) / 2 ** 20, rss_mb: rssKb / 1024 };
 }
 
-interface Latency {
-  bare_p50_ms: number;
-  bare_p95_ms: number;
-  modes: Record<string, { p50_ms: number; p95_ms: number; db_p50_ms: number; seeds_p50: number }>;
-}
-
 /** Each mode's statement through the Retriever against the bare vector-index query, interleaved, rotating order. */
 async function measure(store: GraphStore, graph: ScaleGraph): Promise<Latency> {
   const appCfg = loadConfig();
@@ -208,20 +190,6 @@ async function measure(store: GraphStore, graph: ScaleGraph): Promise<Latency> {
       ]),
     ),
   };
-}
-
-export interface SizeResult extends Latency {
-  passages: number;
-  entities: number;
-  relationships: number;
-  build_s: number;
-  store_mb: number;
-  heap_mb: number;
-  rss_mb: number;
-  counts: Record<string, number>;
-  build: BuildFigures | null;
-  sizes: StoreSizes;
-  generated: { facts: number; curatedEdges: number; curatedEntities: number; topDegrees: number[] };
 }
 
 async function main() {

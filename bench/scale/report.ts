@@ -5,37 +5,14 @@ import path from 'node:path';
 import { ROOT } from '../../server/config.js';
 import { logLogChartSvg } from '../lib/svg.js';
 import type { MemoryModel } from './model.js';
-
-interface Row {
-  passages: number;
-  entities: number;
-  relationships: number;
-  build_s: number;
-  store_mb: number;
-  heap_mb: number;
-  rss_mb: number;
-  bare_p50_ms: number;
-  bare_p95_ms: number;
-  modes: Record<string, { p50_ms: number; p95_ms: number; db_p50_ms: number; seeds_p50: number }>;
-  counts: Record<string, number>;
-  build: {
-    bulk: string;
-    load_s: number;
-    index_s: number;
-    rows_per_s: number;
-    passages_per_s: number;
-    csv_s?: number;
-    csv_mb?: number;
-    generate_s: number;
-  } | null;
-}
+import type { SizeResult } from './types.js';
 
 const MODES = ['vector', 'hybrid', 'gated', 'ppr'];
 const f1 = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(1));
 const int = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '-' : Math.round(x).toLocaleString('en-US'));
 const git = (...a: string[]) => spawnSync('git', a, { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
 
-export function writeScaleReport(out: string, rows: Row[], model: MemoryModel, run: Record<string, unknown> & { argv: string[] }): void {
+export function writeScaleReport(out: string, rows: SizeResult[], model: MemoryModel, run: Record<string, unknown> & { argv: string[] }): void {
   fs.writeFileSync(
     path.join(out, 'p50.svg'),
     logLogChartSvg('p50 per mode against graph size (log-log)', 'passages', 'p50 ms (client side)', [
@@ -43,7 +20,7 @@ export function writeScaleReport(out: string, rows: Row[], model: MemoryModel, r
       ...MODES.map((m) => ({ label: m, points: rows.map((r) => ({ x: r.passages, y: r.modes[m].p50_ms })) })),
     ]),
   );
-  const ratio = (r: Row, m: string) => r.modes[m].p50_ms / r.bare_p50_ms;
+  const ratio = (r: SizeResult, m: string) => r.modes[m].p50_ms / r.bare_p50_ms;
   const first = rows[0];
   const last = rows[rows.length - 1];
   const lines = [

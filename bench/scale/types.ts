@@ -1,0 +1,36 @@
+/** What the scale benchmark measures per size: written by bench/scale.ts, read by report.ts. */
+import type { ImportStats } from '../../server/ingest/import/types.js';
+import type { StoreSizes } from './model.js';
+
+export interface BuildFigures {
+  bulk: 'offline' | 'online';
+  generate_s: number;
+  csv_s?: number;
+  csv_mb?: number;
+  load_s: number;
+  index_s: number;
+  build_s: number;
+  rows_per_s: number;
+  passages_per_s: number;
+  stats: ImportStats;
+}
+
+export interface Latency {
+  bare_p50_ms: number;
+  bare_p95_ms: number;
+  modes: Record<string, { p50_ms: number; p95_ms: number; db_p50_ms: number; seeds_p50: number }>;
+}
+
+export interface SizeResult extends Latency {
+  passages: number;
+  entities: number;
+  relationships: number;
+  build_s: number;
+  store_mb: number;
+  heap_mb: number;
+  rss_mb: number;
+  counts: Record<string, number>;
+  build: BuildFigures | null;
+  sizes: StoreSizes;
+  generated: { facts: number; curatedEdges: number; curatedEntities: number; topDegrees: number[] };
+}
