@@ -56,7 +56,7 @@ const text = z.string();
 
 const NEO4J_SCHEMES = /^(bolt|neo4j)(\+s|\+ssc)?:\/\/[^/]/;
 /** The embedders EMBEDDER (and the CLI's --embedder) may name. */
-export const EMBEDDERS = ['local', 'e5', 'voyage', 'hash'] as const;
+export const EMBEDDERS = ['local', 'e5', 'bge', 'voyage', 'hash'] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export const envSchema = z.object({
@@ -109,7 +109,7 @@ export const envSchema = z.object({
   // Models
   EMBEDDER: doc(
     choice(EMBEDDERS).optional(),
-    'embedder: local (MiniLM) | e5 (local multilingual-e5-small, npm run setup:e5) | voyage | hash (hash: tests only)',
+    'embedder: local (MiniLM) | e5 (local multilingual-e5-small, npm run setup:e5) | bge (local bge-small-en-v1.5, npm run setup:bge) | voyage | hash (hash: tests only)',
     'local (voyage if VOYAGE_API_KEY)',
   ),
   VOYAGE_API_KEY: doc(text.optional(), 'VoyageAI API key'),
