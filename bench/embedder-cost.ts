@@ -43,7 +43,7 @@ for (const q of questions) {
 }
 const n = Math.min(Number(values.passages), corpus.length);
 const texts = corpus.map((p) => `${p.title}\n${p.text}`);
-let t = performance.now();
+const t = performance.now();
 const head = await embedder.embed(texts.slice(0, n), 'document');
 const passageSeconds = (performance.now() - t) / 1000;
 const pv = values.all ? [...head, ...(await embedder.embed(texts.slice(n), 'document'))] : head;

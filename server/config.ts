@@ -83,7 +83,10 @@ export const envSchema = z.object({
   NEO4J_HEAP: doc(size.default('2g'), 'embedded Neo4j JVM heap'),
   NEO4J_PAGECACHE: doc(size.default('1g'), 'embedded Neo4j page cache'),
   NEO4J_DATA_DIR: doc(text.default('.data/neo4j'), 'embedded Neo4j data and logs (relative to the repository)'),
-  NEO4J_START_TIMEOUT: doc(int(1, 86400).default('180'), 'seconds the embedded Neo4j may take to start before the launcher gives up (more on a loaded machine)'),
+  NEO4J_START_TIMEOUT: doc(
+    int(1, 86400).default('180'),
+    'seconds the embedded Neo4j may take to start before the launcher gives up (more on a loaded machine)',
+  ),
   // Retrieval
   QUERY_TIMEOUT_MS: doc(
     int(100, 600000).default('10000'),

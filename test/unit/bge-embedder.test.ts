@@ -44,9 +44,13 @@ describe('bge embedder (bge-small-en-v1.5 int8, ONNX Runtime)', () => {
       expect(v.every(Number.isFinite)).toBe(true);
       expect(Math.abs(Math.sqrt(dot(v, v)) - 1)).toBeLessThan(1e-6);
     }
+    // Order: each batched vector is (nearly) the one the text gets alone. Not bit-equal as MiniLM's:
+    // this export quantises activations dynamically, one scale per tensor, so padding in a batch
+    // moves a vector slightly (cosine about 0.996 here).
     for (const i of [0, 3, 4]) {
       const [alone] = await embedder.embed([texts[i]!], 'document');
-      expect(dot(alone!, vecs[i]!)).toBeGreaterThan(0.9999);
+      expect(dot(alone!, vecs[i]!)).toBeGreaterThan(0.99);
+      for (const j of [0, 3, 4]) if (j !== i) expect(dot(alone!, vecs[i]!)).toBeGreaterThan(dot(alone!, vecs[j]!) + 0.05);
     }
     expect(await embedder.embed([], 'query')).toEqual([]);
   });
