@@ -3,7 +3,8 @@
  *   - the mean cosine of every dev question (embedded as a 'query') to every passage ('document'),
  *     the figure Embedder.cosineFloor is set from, and the mean cosine of each question to its gold passages;
  *   - a question's embedding time, one at a time (p50 / p90), and passages per second, the first
- *     --passages passages in one call (the ingest's shape: `title\ntext`).
+ *     --passages passages in one call (the ingest's shape: `title\ntext`), each also as CPU time
+ *     per question / passage (process-wide, worker threads included: steadier on a shared machine).
  *
  *   EMBEDDER=bge npx tsx bench/embedder-cost.ts --dataset bench/data/musique [--passages 256] [--all]
  *
@@ -36,16 +37,24 @@ const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0
 await embedder.embed([questions[0]!.question], 'query'); // warm-up: model load
 const qv: number[][] = [];
 const qms: number[] = [];
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+let c = cpu();
 for (const q of questions) {
   const t = performance.now();
   qv.push((await embedder.embed([q.question], 'query'))[0]!);
   qms.push(performance.now() - t);
 }
+const questionCpuMs = (cpu() - c) / questions.length;
 const n = Math.min(Number(values.passages), corpus.length);
 const texts = corpus.map((p) => `${p.title}\n${p.text}`);
 const t = performance.now();
+c = cpu();
 const head = await embedder.embed(texts.slice(0, n), 'document');
 const passageSeconds = (performance.now() - t) / 1000;
+const passageCpuMs = (cpu() - c) / n;
 const pv = values.all ? [...head, ...(await embedder.embed(texts.slice(n), 'document'))] : head;
 const index = new Map(corpus.slice(0, pv.length).map((p, i) => [p.id, i]));
 let sum = 0;
@@ -80,6 +89,10 @@ console.log(
     questionMsP90: +pct(0.9),
     passages: n,
     passagesPerSecond: +(n / passageSeconds).toFixed(2),
+    // CPU time of the whole process (worker threads included): what a passage or question costs
+    // whatever else the machine runs.
+    questionCpuMs: +questionCpuMs.toFixed(1),
+    passageCpuMs: +passageCpuMs.toFixed(1),
     embedWorkers: cfg.embed.workers,
   }),
 );
