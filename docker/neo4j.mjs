@@ -6,7 +6,8 @@
 //
 // Every command is idempotent. Settings come from the environment (or .env):
 // NEO4J_PASSWORD, NEO4J_BOLT_PORT, NEO4J_HTTP_PORT, NEO4J_HEAP, NEO4J_PAGECACHE,
-// NEO4J_DATA_DIR, NEO4J_JVM_OPTS, NEO4J_CDS. Plain JavaScript so it runs before `npm ci` has built anything
+// NEO4J_DATA_DIR, NEO4J_JVM_OPTS, NEO4J_CDS, NEO4J_START_TIMEOUT (seconds a start may
+// take, default 180). Plain JavaScript so it runs before `npm ci` has built anything
 // except neo4j-driver.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,6 +25,12 @@ class LauncherError extends Error {}
 
 // Same defaults and ranges as server/config.ts's schema; empty = unset.
 const env = (name, def) => process.env[name] || def;
+function seconds(name, def) {
+  const raw = env(name, String(def));
+  if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < 1) throw new LauncherError(`${name} must be a positive whole number of seconds, got "${raw}"`);
+  return Number(raw);
+}
+
 function port(name, def) {
   const raw = env(name, String(def));
   const n = Number(raw);
@@ -40,6 +47,7 @@ try {
     heap: env('NEO4J_HEAP', '2g'),
     pagecache: env('NEO4J_PAGECACHE', '1g'),
     dataDir: path.resolve(root, env('NEO4J_DATA_DIR', '.data/neo4j')),
+    startTimeoutMs: 1000 * seconds('NEO4J_START_TIMEOUT', 180),
   };
 } catch (e) {
   console.error(`error: ${e.message}`);
@@ -269,7 +277,7 @@ async function start() {
   });
   try {
     const v = await Promise.race([
-      probe(180_000),
+      probe(cfg.startTimeoutMs),
       new Promise((_, reject) => {
         const t = setInterval(() => {
           if (exited !== null) {
@@ -339,7 +347,8 @@ const HELP = `Usage: node docker/neo4j.mjs <start|stop|status|logs>  (npm run db
 
 Runs Neo4j ${pomVersion('neo4j.version')} with APOC ${pomVersion('apoc.version')} and GDS ${pomVersion('gds.version')}, resolved from Maven Central, without Docker.
 Environment (or .env): NEO4J_PASSWORD (default graph-recall-dev), NEO4J_BOLT_PORT (7687),
-NEO4J_HTTP_PORT (7474), NEO4J_HEAP (2g), NEO4J_PAGECACHE (1g), NEO4J_DATA_DIR (.data/neo4j).`;
+NEO4J_HTTP_PORT (7474), NEO4J_HEAP (2g), NEO4J_PAGECACHE (1g), NEO4J_DATA_DIR (.data/neo4j),
+NEO4J_START_TIMEOUT (seconds a start may take before it is abandoned: 180; more on a loaded machine).`;
 
 const commands = { start, stop, status, logs };
 const cmd = process.argv[2];

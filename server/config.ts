@@ -56,7 +56,7 @@ const text = z.string();
 
 const NEO4J_SCHEMES = /^(bolt|neo4j)(\+s|\+ssc)?:\/\/[^/]/;
 /** The embedders EMBEDDER (and the CLI's --embedder) may name. */
-export const EMBEDDERS = ['local', 'e5', 'voyage', 'hash'] as const;
+export const EMBEDDERS = ['local', 'e5', 'bge', 'voyage', 'hash'] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export const envSchema = z.object({
@@ -88,6 +88,10 @@ export const envSchema = z.object({
     'embedded Neo4j: keep a class-data archive of its JVM in NEO4J_DATA_DIR (written at the first stop), so a restart serves and plans sooner',
   ),
   NEO4J_JVM_OPTS: doc(text.default(''), 'embedded Neo4j: extra JVM options, space-separated'),
+  NEO4J_START_TIMEOUT: doc(
+    int(1, 86400).default('180'),
+    'seconds the embedded Neo4j may take to start before the launcher gives up (more on a loaded machine)',
+  ),
   // Retrieval
   QUERY_TIMEOUT_MS: doc(
     int(100, 600000).default('10000'),
@@ -114,7 +118,7 @@ export const envSchema = z.object({
   // Models
   EMBEDDER: doc(
     choice(EMBEDDERS).optional(),
-    'embedder: local (MiniLM) | e5 (local multilingual-e5-small, npm run setup:e5) | voyage | hash (hash: tests only)',
+    'embedder: local (MiniLM) | e5 (local multilingual-e5-small, npm run setup:e5) | bge (local bge-small-en-v1.5, npm run setup:bge) | voyage | hash (hash: tests only)',
     'local (voyage if VOYAGE_API_KEY)',
   ),
   VOYAGE_API_KEY: doc(text.optional(), 'VoyageAI API key'),

@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LOCAL_DIMENSION, loadOnnxModel, type OnnxModel } from './onnx-model.js';
+import { LOCAL_DIMENSION, loadOnnxModel, type OnnxModel, type OnnxModelOptions } from './onnx-model.js';
 import { EmbedPool } from './pool.js';
 import type { Embedder, EmbedKind } from './types.js';
 
@@ -73,12 +73,31 @@ async function resolveModelDir(opts: LocalEmbedderOptions): Promise<string> {
 }
 
 export async function createLocalEmbedder(opts: LocalEmbedderOptions = {}): Promise<Embedder> {
+  const modelDir = await resolveModelDir(opts);
+  return createOnnxEmbedder({ id: LOCAL_MODEL_ID, modelDir }, opts);
+}
+
+/** What differs between the ONNX models: where the files are, how they pool, which prefix a query gets. */
+export interface OnnxModelSpec extends Pick<OnnxModelOptions, 'pooling' | 'maxTokens' | 'modelFile'> {
+  id: string;
+  /** A verified model folder. */
+  modelDir: string;
+  /** Put before every 'query' text (asymmetric models); none when omitted. */
+  queryPrefix?: string;
+  cosineFloor?: number;
+}
+
+/** An Embedder over an ONNX BERT model in a pool of worker threads (or on the calling thread, workers 0). */
+export function createOnnxEmbedder(spec: OnnxModelSpec, opts: Omit<LocalEmbedderOptions, 'modelDir' | 'provision'> = {}): Embedder {
   const batchSize = opts.batchSize ?? 32;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`batchSize must be a positive integer, got ${batchSize}`);
   const workers = opts.workers ?? 1;
   if (!Number.isInteger(workers) || workers < 0) throw new Error(`workers must be a non-negative integer, got ${workers}`);
-  const modelDir = await resolveModelDir(opts);
-  const model = { modelDir, threads: opts.threads ?? 1, batchSize };
+  const model: OnnxModelOptions = { modelDir: spec.modelDir, threads: opts.threads ?? 1, batchSize };
+  if (spec.pooling) model.pooling = spec.pooling;
+  if (spec.maxTokens) model.maxTokens = spec.maxTokens;
+  if (spec.modelFile) model.modelFile = spec.modelFile;
+  const prefix = spec.queryPrefix ?? '';
 
   // Each job is one batch of texts of similar length; a call keeps at most `workers` jobs in
   // flight, so a long document's batches interleave with other calls' (a question waits for
@@ -105,10 +124,12 @@ export async function createLocalEmbedder(opts: LocalEmbedderOptions = {}): Prom
   }
 
   return {
-    id: LOCAL_MODEL_ID,
+    id: spec.id,
     dimension: LOCAL_DIMENSION,
-    async embed(texts: string[], _kind: EmbedKind, signal?: AbortSignal): Promise<number[][]> {
-      if (texts.length === 0) return [];
+    ...(spec.cosineFloor !== undefined ? { cosineFloor: spec.cosineFloor } : {}),
+    async embed(input: string[], kind: EmbedKind, signal?: AbortSignal): Promise<number[][]> {
+      if (input.length === 0) return [];
+      const texts = prefix && kind === 'query' ? input.map((t) => prefix + t) : input;
       // Group by length (characters approximate tokens here; the worker sorts by tokens).
       const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
       const jobs: number[][] = [];

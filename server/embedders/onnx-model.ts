@@ -1,11 +1,14 @@
 /**
- * all-MiniLM-L6-v2 on onnxruntime-node, without the threading: tokenization, batching by
- * length under a token budget, the forward pass and mean pooling. It runs inside an embedding
- * worker thread (embed-worker.ts), or in the calling thread when EMBED_WORKERS=0.
+ * A BERT sentence embedder on onnxruntime-node, without the threading: tokenization, batching by
+ * length under a token budget, the forward pass and pooling. It runs inside an embedding worker
+ * thread (embed-worker.ts), or in the calling thread when EMBED_WORKERS=0.
  *
- * Pipeline (as sentence-transformers does it): BERT WordPiece ([CLS] … [SEP], at most 256 tokens)
- * → the transformer's last_hidden_state → mean over the attention mask → L2 normalisation.
+ * Pipeline (as sentence-transformers does it): BERT WordPiece ([CLS] … [SEP], at most `maxTokens`)
+ * → the transformer's last_hidden_state → pooling → L2 normalisation. all-MiniLM-L6-v2 (the
+ * default) pools by the mean over the attention mask, 256 tokens; bge-small-en-v1.5 (EMBEDDER=bge)
+ * takes the [CLS] state, 512 tokens.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import ort from 'onnxruntime-node';
 import { WordPieceTokenizer } from './wordpiece.js';
@@ -19,6 +22,12 @@ export interface OnnxModelOptions {
   threads: number;
   /** Most texts per forward pass. */
   batchSize: number;
+  /** 'mean' over the attention mask (MiniLM, the default) or the [CLS] state (bge). */
+  pooling?: 'mean' | 'cls';
+  /** Most tokens per text, [CLS] and [SEP] included; default LOCAL_MAX_TOKENS (256). */
+  maxTokens?: number;
+  /** The ONNX file in modelDir; default model.onnx. The vocabulary is vocab.txt, else tokenizer.json. */
+  modelFile?: string;
   /**
    * Most padded tokens per forward pass (texts x longest; default 512): long texts go in smaller
    * batches, which bounds the attention buffers (texts x 12 heads x longest² floats). 512 is faster
@@ -35,8 +44,13 @@ export interface OnnxModel {
 
 export async function loadOnnxModel(opts: OnnxModelOptions): Promise<OnnxModel> {
   const maxBatchTokens = opts.maxBatchTokens ?? 512;
-  const tokenizer = WordPieceTokenizer.fromVocabFile(join(opts.modelDir, 'vocab.txt'));
-  const session = await ort.InferenceSession.create(join(opts.modelDir, 'model.onnx'), {
+  const pooling = opts.pooling ?? 'mean';
+  const maxTokens = opts.maxTokens ?? LOCAL_MAX_TOKENS;
+  const vocabFile = join(opts.modelDir, 'vocab.txt');
+  const tokenizer = existsSync(vocabFile)
+    ? WordPieceTokenizer.fromVocabFile(vocabFile)
+    : WordPieceTokenizer.fromTokenizerJson(join(opts.modelDir, 'tokenizer.json'));
+  const session = await ort.InferenceSession.create(join(opts.modelDir, opts.modelFile ?? 'model.onnx'), {
     intraOpNumThreads: opts.threads,
     interOpNumThreads: 1,
     executionMode: 'sequential',
@@ -74,7 +88,8 @@ export async function loadOnnxModel(opts: OnnxModelOptions): Promise<OnnxModel> 
     const acc = new Float64Array(dim);
     for (let b = 0; b < n; b++) {
       acc.fill(0);
-      const count = batch[b]!.length; // the mask is 1 exactly on the first `count` positions
+      // The mask is 1 exactly on the first `count` positions; [CLS] pooling reads position 0 only.
+      const count = pooling === 'cls' ? 1 : batch[b]!.length;
       for (let t = 0; t < count; t++) {
         const base = (b * len + t) * dim;
         for (let d = 0; d < dim; d++) acc[d]! += hidden[base + d]!;
@@ -91,7 +106,7 @@ export async function loadOnnxModel(opts: OnnxModelOptions): Promise<OnnxModel> 
   return {
     async embed(texts: string[]): Promise<Float64Array> {
       const out = new Float64Array(texts.length * dim);
-      const encoded = texts.map((t) => tokenizer.encode(t, LOCAL_MAX_TOKENS));
+      const encoded = texts.map((t) => tokenizer.encode(t, maxTokens));
       // Texts of similar length together, so little padding is computed; results go back to their slots.
       const order = encoded.map((_, i) => i).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
       let s = 0;

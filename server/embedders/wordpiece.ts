@@ -82,6 +82,29 @@ export class WordPieceTokenizer {
     return new WordPieceTokenizer(vocab, opts);
   }
 
+  /**
+   * Loads the vocabulary of a Hugging Face tokenizer.json, which must describe the pipeline this
+   * class implements (BertNormalizer with lowercasing, BertPreTokenizer, WordPiece with '##').
+   */
+  static fromTokenizerJson(path: string, opts?: WordPieceOptions): WordPieceTokenizer {
+    const spec = JSON.parse(readFileSync(path, 'utf8')) as {
+      normalizer?: { type?: string; lowercase?: boolean; strip_accents?: boolean | null };
+      pre_tokenizer?: { type?: string };
+      model?: { type?: string; vocab?: Record<string, number>; continuing_subword_prefix?: string; max_input_chars_per_word?: number };
+    };
+    const m = spec.model;
+    const ok =
+      m?.type === 'WordPiece' &&
+      m.vocab !== undefined &&
+      (m.continuing_subword_prefix ?? '##') === '##' &&
+      spec.normalizer?.type === 'BertNormalizer' &&
+      spec.normalizer.lowercase === true &&
+      spec.normalizer.strip_accents !== false &&
+      spec.pre_tokenizer?.type === 'BertPreTokenizer';
+    if (!ok || !m?.vocab) throw new Error(`${path}: not a lowercasing BERT WordPiece tokenizer`);
+    return new WordPieceTokenizer(new Map(Object.entries(m.vocab)), { maxInputCharsPerWord: m.max_input_chars_per_word, ...opts });
+  }
+
   /** Normalises and splits into words (steps 1-4). */
   basicTokenize(text: string): string[] {
     // 1 + 2: clean and pad CJK chars, code point by code point.

@@ -155,7 +155,7 @@ describe('loadConfig', () => {
     ['ANTHROPIC_MAX_TOKENS', '64001', /ANTHROPIC_MAX_TOKENS must be an integer in \[1, 64000\]/],
     ['SSE_HEARTBEAT_MS', '5', /SSE_HEARTBEAT_MS must be an integer in \[10, 600000\]/],
     ['NEO4J_BOLT_PORT', '0', /NEO4J_BOLT_PORT must be an integer in \[1, 65535\]/],
-    ['EMBEDDER', 'openai', /EMBEDDER must be one of local, e5, voyage, hash, got "openai"/],
+    ['EMBEDDER', 'openai', /EMBEDDER must be one of local, e5, bge, voyage, hash, got "openai"/],
     ['EXTRACTOR', 'spacy', /EXTRACTOR must be one of offline, anthropic/],
     ['GENERATOR', 'gpt', /GENERATOR must be one of offline, anthropic/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
