@@ -39,7 +39,7 @@ describe('graph-recall CLI', () => {
   it.each([
     [['ingest', 'x', '--batch', '0'], /--batch <n>.*'0' is invalid/],
     [['ingest', 'x', '--chunk-size', 'big'], /--chunk-size <n>.*'big' is invalid/],
-    [['ingest', 'x', '--embedder', 'openai'], /--embedder <name>.*'openai' is invalid.*local, e5, voyage, hash/],
+    [['ingest', 'x', '--embedder', 'openai'], /--embedder <name>.*'openai' is invalid.*local, e5, bge, voyage, hash/],
     [['ingest', 'x', '--format', 'csv'], /--format <format>.*'csv' is invalid/],
     [['ingest'], /missing required argument 'path'/],
     [['frobnicate'], /unknown command 'frobnicate'/],
