@@ -1,5 +1,5 @@
 import type { Embedder } from '../embedders/types.js';
-import type { GraphStore } from '../graph/store.js';
+import type { GraphStore } from './store.js';
 import { readMigrations } from './migrate.js';
 
 export class EmbedderMismatchError extends Error {}

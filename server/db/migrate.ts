@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../config.js';
-import type { GraphStore } from '../graph/store.js';
+import type { GraphStore } from './store.js';
 
 /**
  * Applies migrations/NNN_name.cypher in order. Each file's statements run in

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { jsonBody, parseBody, requireApiKey, route } from '../http/handlers.js';
 import { fromDbError } from '../retrieval/client.js';
-import { manageProjection } from '../retrieval/projection.js';
+import { manageProjection } from '../db/projection.js';
 import type { Services } from '../services.js';
 
 export const ProjectionBody = z.object({ action: z.enum(['create', 'refresh', 'drop', 'status']) }).strict();

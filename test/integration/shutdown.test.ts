@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { Driver } from 'neo4j-driver';
 import { ROOT } from '../../server/config.js';
-import { manageProjection } from '../../server/retrieval/projection.js';
+import { manageProjection } from '../../server/db/projection.js';
 import { resetGraph, testDriver } from '../support/db.js';
 import { bridgeFixture, loadGraph } from '../support/fixtures.js';
 

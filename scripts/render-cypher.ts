@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../config.js';
-import { DEFAULT_PPR_GRAPH_NAME, DEFAULT_TRAVERSE_TYPES, LITERAL_TYPES, PROJECTION_TYPES } from '../graph/facts.js';
-import { MAX_PUSH_ROUNDS, MODES, PPR_GDS_FILE, type Mode, type ParamSpec } from './params.js';
+import { ROOT } from '../server/config.js';
+import { CYPHER_DIR, cypherLiteral } from '../server/db/cypher.js';
+import { DEFAULT_PPR_GRAPH_NAME, DEFAULT_TRAVERSE_TYPES, LITERAL_TYPES, PROJECTION_TYPES } from '../server/graph/facts.js';
+import { MAX_PUSH_ROUNDS, MODES, PPR_GDS_FILE, type Mode, type ParamSpec } from '../server/retrieval/params.js';
 
 /**
- * Renders the committed cypher/ files from cypher/partials/ and the parameter
- * table in params.ts, one file per mode and, for ppr, per engine. The gated
+ * The Cypher generator (`npm run cypher:render`; the server never loads it): renders the
+ * committed cypher/ files from cypher/partials/ and the parameter table in
+ * server/retrieval/params.ts, one file per mode and, for ppr, per engine. The gated
  * propagation block is unrolled MAX_STEPS times and the push round
  * MAX_PUSH_ROUNDS times (each copy runs only when $steps / $pushRounds >= its
  * number), as in the authors' reference code: the first copy carries the
@@ -16,7 +18,6 @@ import { MAX_PUSH_ROUNDS, MODES, PPR_GDS_FILE, type Mode, type ParamSpec } from 
  * partial it comes from.
  */
 export const MAX_STEPS = 5;
-export const CYPHER_DIR = path.join(ROOT, 'cypher');
 const PARTIALS = path.join(CYPHER_DIR, 'partials');
 
 /**
@@ -85,42 +86,6 @@ const MACROS: [RegExp, string][] = [
   [/\{\{WORDS\((.+?)\)\}\}/g, String.raw`trim(apoc.text.regreplace(toLower($1), '[^\\p{L}\\p{N}]+', ' '))`],
   [/\{\{LUCENE\((.+?)\)\}\}/g, "apoc.text.join(split($1, ' ')[0..256], ' ')"],
 ];
-
-const SHORT_ESCAPES: Record<string, string> = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
-
-/**
- * The body of a single-quoted Cypher string that reads back as `s` and stays on one line:
- * backslash, quote and the usual control characters get their short escapes; every other
- * control character (C0, DEL, C1), U+2028, U+2029 and lone surrogates become \uXXXX.
- */
-function escapeString(s: string): string {
-  return s.replace(
-    /[\\'\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
-    (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
-
-/** A Cypher literal for a parameter value (used in :param blocks only, never in statements). */
-export function cypherLiteral(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  if (typeof v === 'string') return `'${escapeString(v)}'`;
-  if (typeof v === 'number') return Number.isFinite(v) ? (Number.isInteger(v) ? v.toFixed(1).replace(/\.0$/, '') : String(v)) : 'null';
-  if (typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return `[${v.map(cypherLiteral).join(', ')}]`;
-  if (typeof v === 'object') {
-    return `{${Object.entries(v as Record<string, unknown>)
-      .map(([k, x]) => `${/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? k : `\`${k.replaceAll('`', '``')}\``}: ${cypherLiteral(x)}`)
-      .join(', ')}}`;
-  }
-  throw new Error(`cannot render ${typeof v} as Cypher`);
-}
-
-/** The `:param` lines that set every parameter, for Neo4j Browser or cypher-shell. */
-export function paramBlock(values: Record<string, unknown>, expressions: Record<string, string> = {}): string {
-  const lines = Object.entries(values).map(([k, v]) => `:param ${k} => ${cypherLiteral(v)};`);
-  for (const [k, expr] of Object.entries(expressions)) lines.push(`:param ${k} => ${expr};`);
-  return lines.join('\n');
-}
 
 /** A rendered line and where it comes from (a partial and its line, or the parameter table). */
 export interface RenderedLine {
@@ -224,7 +189,7 @@ const DEMO_EXPRESSIONS = { questionEmbedding: 'COLLECT { MATCH (p:Passage) WHERE
  * so a copied line sets the parameter as it is. The full meanings are in docs/parameters.md.
  */
 function header(title: string, about: string[], params: { name: string; value: string; brief: string }[]): RenderedLine[] {
-  const from = 'server/retrieval/params.ts (and render.ts: title, summary)';
+  const from = 'server/retrieval/params.ts (and scripts/render-cypher.ts: title, summary)';
   const set = params.map((p) => `:param ${p.name} => ${p.value}`);
   const width = Math.max(...set.filter((s) => s.length <= 48).map((s) => s.length));
   const block = params.flatMap((p, i) => {
@@ -432,7 +397,7 @@ export function driftReport(name: string, committed: string, lines: RenderedLine
   return out.join('\n');
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(ROOT, 'server/retrieval/render.ts')) {
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(ROOT, 'scripts/render-cypher.ts')) {
   for (const [name, text] of Object.entries(renderAll())) {
     fs.writeFileSync(path.join(CYPHER_DIR, name), text);
     console.log(`wrote cypher/${name}`);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Driver } from 'neo4j-driver';
 import { PROJECTION_TYPES } from '../graph/facts.js';
 import { setProjectionState } from '../metrics.js';
-import { CYPHER_DIR } from './render.js';
+import { CYPHER_DIR } from './cypher.js';
 
 export type ProjectionAction = 'create' | 'refresh' | 'drop' | 'status';
 
