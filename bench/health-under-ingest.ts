@@ -16,7 +16,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from '../server/config.js';
 
-const { values } = parseArgs({ options: { workers: { type: 'string', default: '0,1' }, kb: { type: 'string', default: '200' }, path: { type: 'string', default: '/v1/health' } } });
+const { values } = parseArgs({
+  options: { workers: { type: 'string', default: '0,1' }, kb: { type: 'string', default: '200' }, path: { type: 'string', default: '/v1/health' } },
+});
 const KEY = 'bench-health-key';
 
 function rssMiB(pid: number): number {

@@ -13,7 +13,7 @@ export type ModeReadiness = Record<Mode, 'ready' | 'planning' | 'database_down'>
 
 /**
  * Everything a request handler or a CLI command needs, assembled once by
- * createServices (server/startup.ts) for the server, the CLI and the tests.
+ * createServices (server/compose.ts) for the server, the CLI and the tests.
  */
 export interface Services {
   config: Config;

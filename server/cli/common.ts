@@ -34,7 +34,7 @@ export const COMMAND_WAIT_MS = 10_000;
  */
 export async function withServices<T>(work: (svc: Services) => Promise<T>, env: EnvOverrides = {}): Promise<T> {
   const config: Config = loadConfig(undefined, env);
-  const { createServices, waitForDatabase } = await import('../startup.js');
+  const [{ createServices }, { waitForDatabase }] = await Promise.all([import('../compose.js'), import('../db/embedded.js')]);
   const svc = await createServices(config);
   try {
     await waitForDatabase(svc.store, config.neo4j, svc.logger, COMMAND_WAIT_MS);
@@ -53,7 +53,7 @@ export async function withStore<T>(work: (store: GraphStore, config: Config) => 
   const [{ GraphStore }, { createLogger }, { waitForDatabase }] = await Promise.all([
     import('../db/store.js'),
     import('../logger.js'),
-    import('../startup.js'),
+    import('../db/embedded.js'),
   ]);
   const store = GraphStore.connect(config.neo4j);
   try {

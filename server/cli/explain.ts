@@ -107,7 +107,7 @@ async function effectiveParams(config: Config, mode: Mode, params: Record<string
   ]);
   const store = GraphStore.connect(config.neo4j);
   try {
-    // As startup.ts's createRetriever builds it (that module would load the whole server).
+    // As compose.ts's createRetriever builds it (that module would load the whole server).
     const retriever = new Retriever(store, {
       timeoutMs: config.queryTimeoutMs,
       allowedRelTypes: config.traverseTypes,

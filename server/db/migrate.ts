@@ -94,3 +94,8 @@ export async function migrate(store: GraphStore, opts: { dimension: number; dir?
   await store.read('CALL db.awaitIndexes($s)', { s: neo4j.int(opts.awaitSeconds ?? 300) });
   return result;
 }
+
+/** Applies pending migrations, the vector indexes at the embedder's dimension. */
+export function migrateStore(svc: { store: GraphStore; embedder: { dimension: number } }): Promise<MigrationResult> {
+  return migrate(svc.store, { dimension: svc.embedder.dimension });
+}
