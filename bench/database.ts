@@ -11,9 +11,9 @@ import path from 'node:path';
 import { ROOT, type Config } from '../server/config.js';
 import type { Embedder } from '../server/embedders/types.js';
 import { migrate } from '../server/db/migrate.js';
-import { GraphStore } from '../server/graph/store.js';
+import { GraphStore } from '../server/db/store.js';
 import { embedFacts, ingestPath, progressBar, walkedTypes } from '../server/ingest/index.js';
-import { ensureProjection } from '../server/retrieval/projection.js';
+import { ensureProjection } from '../server/db/projection.js';
 
 export interface EvalDatabase {
   store: GraphStore;

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { ROOT, loadConfig } from '../server/config.js';
 import { migrate } from '../server/db/migrate.js';
 import { createEmbedder } from '../server/embedders/index.js';
-import { GraphStore } from '../server/graph/store.js';
+import { GraphStore } from '../server/db/store.js';
 import { ingestPath, progressBar } from '../server/ingest/index.js';
 import { bulkEmbedWorkers } from '../server/cli/common.js';
 import { startScratchNeo4j } from './database.js';

@@ -29,7 +29,7 @@ import { createEmbedder } from '../server/embedders/index.js';
 import { curatedTypes, progressBar, readHetionet } from '../server/ingest/index.js';
 import { Retriever, type RetrievalResult } from '../server/retrieval/client.js';
 import { MODE_NAMES, type Mode } from '../server/retrieval/params.js';
-import { ensureProjection } from '../server/retrieval/projection.js';
+import { ensureProjection } from '../server/db/projection.js';
 import { embedQuestion } from '../server/retrieval/service.js';
 import { ensureCorpus, openDatabase } from './database.js';
 import { percentile } from './lib/metrics.js';

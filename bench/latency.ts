@@ -33,10 +33,10 @@ import { ROOT, loadConfig } from '../server/config.js';
 import { migrate } from '../server/db/migrate.js';
 import { createEmbedder } from '../server/embedders/index.js';
 import { Retriever, toDriverParams } from '../server/retrieval/client.js';
-import { GraphStore } from '../server/graph/store.js';
+import { GraphStore } from '../server/db/store.js';
 import { MODES, MODE_NAMES, type Mode } from '../server/retrieval/params.js';
-import { CYPHER_DIR } from '../server/retrieval/render.js';
-import { manageProjection } from '../server/retrieval/projection.js';
+import { CYPHER_DIR } from '../server/db/cypher.js';
+import { manageProjection } from '../server/db/projection.js';
 import { embedQuestion } from '../server/retrieval/service.js';
 import { datasetFiles, devQuestions, openCorpus } from './database.js';
 import { percentile } from './lib/metrics.js';
@@ -230,7 +230,7 @@ function stageCuts(mode: Mode): { stage: string; text: string }[] {
     return `${full.slice(0, at)}RETURN ${ret} AS n`;
   };
   // vector searches passages first and maps seeds only where facts lie outside them.
-  // The section lines are numbered per file (server/retrieval/render.ts): cut at their titles.
+  // The section lines are numbered per file (scripts/render-cypher.ts): cut at their titles.
   if (mode === 'vector') return [{ stage: 'passage search', text: cut('. seeds: on a graph without passages', 'size(ranked)') }];
   const cuts = [{ stage: 'seeds', text: cut('// ---- 2.', 'size(seeds)') }];
   if (mode === 'gated') cuts.push({ stage: 'seeds + walk', text: cut('. top entities, passage ranking', 'size(keys(act))') });

@@ -30,7 +30,7 @@ import { createEmbedder } from '../server/embedders/index.js';
 import { createLogger } from '../server/logger.js';
 import { MODE_NAMES, type Mode } from '../server/retrieval/params.js';
 import { embedQuestion } from '../server/retrieval/service.js';
-import { createServices } from '../server/startup.js';
+import { createServices } from '../server/compose.js';
 import { datasetFiles, devQuestions, openCorpus } from './database.js';
 import { percentile } from './lib/metrics.js';
 

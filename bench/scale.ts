@@ -22,7 +22,7 @@ import { ensureFactIndexes } from '../server/db/fact-indexes.js';
 import { cosineFloorOf } from '../server/embedders/index.js';
 import { DEFAULT_TRAVERSE_TYPES } from '../server/graph/facts.js';
 import { recordImport } from '../server/graph/bulk.js';
-import { GraphStore } from '../server/graph/store.js';
+import { GraphStore } from '../server/db/store.js';
 import { loadOnline } from '../server/ingest/import/online.js';
 import { embeddedAdmin, runAdminImport, writeImportCsv } from '../server/ingest/import/offline.js';
 import { rowsPerSecond } from '../server/ingest/import/types.js';

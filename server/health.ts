@@ -1,7 +1,7 @@
 import { readMigrations } from './db/migrate.js';
 import type { Embedder } from './embedders/types.js';
-import type { GraphStore } from './graph/store.js';
-import { manageProjection, type ProjectionState } from './retrieval/projection.js';
+import type { GraphStore } from './db/store.js';
+import { manageProjection, type ProjectionState } from './db/projection.js';
 
 export interface Health {
   /**

@@ -11,7 +11,7 @@ import { classifyDbError } from './db/driver.js';
 import { databaseUnreachable, dbError } from './errors.js';
 import { Retriever, toDriverParams } from './retrieval/client.js';
 import { MODE_NAMES, type Mode, statementFile } from './retrieval/params.js';
-import { CYPHER_DIR } from './retrieval/render.js';
+import { CYPHER_DIR } from './db/cypher.js';
 import type { ModeReadiness, Services } from './services.js';
 
 /** The mode a request gets when it names none (POST /v1/retrieve, /v1/answer): planned first. */

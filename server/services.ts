@@ -2,7 +2,7 @@ import type { Generator } from './answer/types.js';
 import type { Config } from './config.js';
 import type { Embedder } from './embedders/types.js';
 import type { Extractor } from './extractors/types.js';
-import type { GraphStore } from './graph/store.js';
+import type { GraphStore } from './db/store.js';
 import type { Jobs } from './jobs/index.js';
 import type { Logger } from './logger.js';
 import type { Retriever } from './retrieval/client.js';
@@ -13,7 +13,7 @@ export type ModeReadiness = Record<Mode, 'ready' | 'planning' | 'database_down'>
 
 /**
  * Everything a request handler or a CLI command needs, assembled once by
- * createServices (server/startup.ts) for the server, the CLI and the tests.
+ * createServices (server/compose.ts) for the server, the CLI and the tests.
  */
 export interface Services {
   config: Config;

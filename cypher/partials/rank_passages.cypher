@@ -6,9 +6,8 @@ CALL (act) {
   WITH collect({node: e, id: e.id, activation: act[eid]}) AS all
   RETURN [x IN apoc.coll.sortMulti(all, ['activation', '^id'])[0..$entityK] | {node: x.node, activation: x.activation}] AS topEntities
 }
-// A passage's graph score: the activations of the top entities it mentions, each divided by
-// (passages mentioning it) ^ $hubExponent (named seeds: x $namedPassageWeight), plus its own
-// score in ppr mode; normalised by the best candidate, then fused with the text's ranking.
+// A passage's graph score: the activations of the top entities it mentions, each / (passages mentioning it) ^ $hubExponent
+// (named seeds: x $namedPassageWeight), plus its own score in ppr mode; normalised by the best, then fused with the text's ranking.
 WITH *, [s IN seeds WHERE s.namedActivation > 0 | s.node] AS named
 CALL (topEntities, extraCandidates, named) {
   CALL (topEntities, named) {
@@ -25,11 +24,9 @@ CALL (topEntities, extraCandidates, named) {
     {{INCLUDE dense_passage_search WIDTH=$vectorK}}
     RETURN collect({p: node, g: 0.0}) AS vectorSide
   }
-  // Lexical candidates (rrf fusions only): the $lexicalK best passages by
-  // full-text (BM25 over title and text), lowercased words, at most 256.
+  // Lexical candidates (rrf fusions only): the $lexicalK best passages by full-text (BM25 over title and text).
   CALL () {
-    WITH {{WORDS(coalesce($question, ''))}} AS q
-    WHERE $fusion <> 'blend' AND $lexicalK > 0 AND q <> ''
+    WITH {{WORDS(coalesce($question, ''))}} AS q WHERE $fusion <> 'blend' AND $lexicalK > 0 AND q <> ''
     CALL db.index.fulltext.queryNodes('passage_text', {{LUCENE(q)}}, {limit: {{FILTER_K($lexicalK)}}}) YIELD node
     WHERE {{IN_FILTER(node)}}
     WITH collect(node)[0..$lexicalK] AS hits
@@ -42,8 +39,7 @@ CALL (topEntities, extraCandidates, named) {
   WITH c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore
   WITH p, lexicalRank, graphScore, {{COS(p.embedding)}} AS cosine
   WITH collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
-  // blend: $graphWeight x graph score + $vectorWeight x cosine. rrf: sum(1 / ($rrfK + rank)) over two
-  // rankings, the graph's and the text's (dense and full-text); rrf3: over three (docs/statements.md#fusion).
+  // blend: weighted sum; rrf: sum(1 / ($rrfK + rank)) over the graph's and the text's rankings; rrf3: over three (docs/statements.md#fusion).
   CALL (cands) {
     UNWIND cands AS c
     WITH c WHERE $fusion <> 'blend' AND c.graphScore > 0 ORDER BY c.graphScore DESC, c.p.id
@@ -58,28 +54,23 @@ CALL (topEntities, extraCandidates, named) {
   CALL (cands, denseRank) {
     UNWIND cands AS c
     WITH c, denseRank WHERE $fusion = 'rrf'
-    WITH c, coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0) AS text
-    ORDER BY text DESC, c.p.id
+    WITH c, coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0) AS text ORDER BY text DESC, c.p.id
     RETURN collect(elementId(c.p)) AS textOrder
   }
-  WITH cands, denseRank,
-       apoc.map.fromLists(graphOrder, range(1, size(graphOrder))) AS graphRank,
+  WITH cands, denseRank, apoc.map.fromLists(graphOrder, range(1, size(graphOrder))) AS graphRank,
        apoc.map.fromLists(textOrder, range(1, size(textOrder))) AS textRank
   UNWIND cands AS c
   WITH c.p AS p, c.graphScore AS graphScore, c.vectorScore AS vectorScore,
        CASE $fusion
-         WHEN 'rrf' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0)
-                       + coalesce(1.0 / ($rrfK + textRank[elementId(c.p)]), 0.0)
-         WHEN 'rrf3' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0)
-                       + coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0)
+         WHEN 'rrf' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + textRank[elementId(c.p)]), 0.0)
+         WHEN 'rrf3' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0)
                        + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0)
          ELSE $graphWeight * c.graphScore + $vectorWeight * c.vectorScore
        END AS score
   ORDER BY score DESC, p.id LIMIT $topK
   RETURN collect({node: p, score: score, graphScore: graphScore, vectorScore: vectorScore}) AS ranked
 }
-// Evidence: for each passage, a path over $relTypes from a seed to its most activated entity:
-// none when that is a seed, a seed's direct hop when there is one, else a shortest path.
+// Evidence: per passage, a path from a seed to its most activated entity: none for a seed, else a direct hop, else a shortest path.
 CALL (ranked, seeds, act) {
   UNWIND ranked AS r
   WITH r.node AS p, seeds, act
@@ -87,8 +78,7 @@ CALL (ranked, seeds, act) {
     MATCH (p)-[m:MENTIONS]->(e:Entity) WHERE act[elementId(e)] IS NOT NULL
     WITH e, m ORDER BY act[elementId(e)] DESC, e.id LIMIT 1
     // A link into the curated layer (docs/linking.md) says how the passage reached e.
-    WITH e, CASE WHEN m.method IS NOT NULL THEN {method: m.method, confidence: m.confidence} END AS link,
-         any(s IN seeds WHERE s.node = e) AS isSeed
+    WITH e, CASE WHEN m.method IS NOT NULL THEN {method: m.method, confidence: m.confidence} END AS link, any(s IN seeds WHERE s.node = e) AS isSeed
     CALL (e, seeds, isSeed) {
       UNWIND CASE WHEN isSeed THEN [] ELSE range(0, size(seeds) - 1) END AS i
       WITH e, i, seeds[i].node AS seed

@@ -3,8 +3,7 @@
 WITH *, {{FILTERED}} AND size(ranked) = 0 AS filteredOut
 WITH *, CASE WHEN filteredOut THEN [] ELSE topEntities END AS topEntities, CASE WHEN filteredOut THEN [] ELSE paths END AS paths,
      CASE WHEN filteredOut THEN [] ELSE entityPaths END AS entityPaths, CASE WHEN filteredOut THEN [] ELSE facts END AS facts
-// A fact reads as a sentence: subject, predicate (the relationship's predicate
-// property, else its type in lower case), object.
+// A fact reads as a sentence: subject, predicate (the relationship's predicate property, else its type in lower case), object.
 WITH *, [f IN facts | f {.*, predicate: CASE
            WHEN f.rel.predicate IS NOT NULL THEN f.rel.predicate
            WHEN type(f.rel) = 'SAME_AS' THEN 'is the same as'
@@ -23,10 +22,8 @@ RETURN
   [t IN topEntities | {id: t.node.id, name: t.node.name, type: t.node.type, activation: t.activation,
                         links: coalesce(linksOf[elementId(t.node)], [])}] AS entities,
   [i IN range(0, size(ranked) - 1) | {rank: i + 1, id: ranked[i].node.id, documentId: ranked[i].node.documentId, title: ranked[i].node.title,
-     text: ranked[i].node.text, score: ranked[i].score, graphScore: ranked[i].graphScore,
-     vectorScore: ranked[i].vectorScore}] AS passages,
-  [x IN paths + entityPaths | {passageId: x.passageId, entityId: x.entityId, score: x.score, link: x.link,
-     nodes: [n IN x.nodes | {id: n.id, name: n.name}],
+     text: ranked[i].node.text, score: ranked[i].score, graphScore: ranked[i].graphScore, vectorScore: ranked[i].vectorScore}] AS passages,
+  [x IN paths + entityPaths | {passageId: x.passageId, entityId: x.entityId, score: x.score, link: x.link, nodes: [n IN x.nodes | {id: n.id, name: n.name}],
      relationships: [j IN range(0, size(x.rels) - 1) | {type: type(x.rels[j]), predicate: x.rels[j].predicate,
        direction: CASE WHEN startNode(x.rels[j]) = x.nodes[j] THEN 'forward' ELSE 'backward' END}]}] AS paths,
   [i IN range(0, size(facts) - 1) | {rank: i + 1, type: type(facts[i].rel), predicate: facts[i].predicate, score: facts[i].score,

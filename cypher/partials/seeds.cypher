@@ -1,20 +1,17 @@
 // ---- § seed mapping
-// Name seeds (whole names the question writes), caller seeds ($seedIds), vector seeds (the entity
-// index; the cosine read off its score), then fact seeds (the fact_<TYPE> indexes of "subject
-// predicate object"). Each aggregation runs in its own CALL: one row in, one row out.
+// Name seeds (whole names the question writes), caller seeds ($seedIds), vector seeds (the entity index), then fact seeds
+// (the fact_<TYPE> indexes of "subject predicate object"). Each aggregation runs in its own CALL: one row in, one row out.
 CALL () {
   CALL () {
     WITH ' ' + {{WORDS(coalesce($question, ''))}} + ' ' AS q,
          split(trim(apoc.text.regreplace(coalesce($question, ''), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS words
     WHERE $useNameSeeds AND $nameSeedK > 0 AND trim(q) <> ''
-    // The question's capitalised words (lower-cased), and those after its first word.
     WITH q, [w IN words WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS caps, [w IN words[1..] WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS innerCaps
     // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
     CALL db.index.fulltext.queryNodes('entity_name', {{LUCENE(trim(q))}}, {limit: 50}) YIELD node
     WITH q, caps, innerCaps, node, ' ' + {{WORDS(node.name)}} + ' ' AS nameWords
     WHERE size(node.name) >= 3 AND q CONTAINS nameWords
-    // The question must write an extracted name as a name: its capitalised words capitalised in the
-    // question, one past its first word (unless none is); curated names match as they are
+    // The question must write an extracted name as a name (its capitals, one past its first word); curated names as they are
     // (docs/statements.md#name-seeds).
     WITH caps, innerCaps, node, nameWords, {{CAPS(node.name)}} AS nameCaps
     WHERE node:Curated OR (node.name <> toLower(node.name)
@@ -71,12 +68,9 @@ CALL (raw) {
   WITH node, max(fact) AS fact
   RETURN collect({node: node, fact: fact}) AS factHits
 }
-WITH raw + [f IN factHits WHERE none(s IN raw WHERE s.node = f.node) | {node: f.node, cosine: null, namedActivation: 0.0, sources: []}] AS raw,
-     best, factHits
+WITH raw + [f IN factHits WHERE none(s IN raw WHERE s.node = f.node) | {node: f.node, cosine: null, namedActivation: 0.0, sources: []}] AS raw, best, factHits
 WITH [s IN raw | s {.*, fact: [f IN factHits WHERE f.node = s.node | f.fact][0]}] AS raw, best
 WITH [s IN raw | s {.*, sources: s.sources + CASE WHEN s.fact IS NULL THEN [] ELSE ['fact'] END}] AS raw, best
-// A seed's initial activation: the largest of its cosine over the best vector seed's, its best
-// fact's cosine (the fact's own score: a weak match stays weak), and 1 for name and caller seeds.
-WITH [s IN raw | s {.*, activation: apoc.coll.max([s.namedActivation,
-        CASE WHEN s.cosine IS NULL OR best IS NULL OR best <= 0 THEN 0.0 ELSE s.cosine / best END,
+// A seed's initial activation: the largest of its cosine over the best vector seed's, its best fact's cosine, and 1 for named seeds.
+WITH [s IN raw | s {.*, activation: apoc.coll.max([s.namedActivation, CASE WHEN s.cosine IS NULL OR best IS NULL OR best <= 0 THEN 0.0 ELSE s.cosine / best END,
         coalesce(s.fact, 0.0)])}] AS seeds

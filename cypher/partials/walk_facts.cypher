@@ -1,6 +1,5 @@
 // ---- § evidence paths for entities, and the facts
-// Evidence for entities: for each of the $pathK most activated non-seed entities, a seed's direct
-// hop when there is one (no search: docs/statements.md#evidence), else a shortest path over $relTypes.
+// Evidence for the $pathK most activated non-seed entities: a seed's direct hop, else a shortest path (docs/statements.md#evidence).
 CALL (topEntities, seeds) {
   UNWIND topEntities AS t
   WITH t, seeds WHERE NOT any(s IN seeds WHERE s.node = t.node)
@@ -25,9 +24,7 @@ CALL (topEntities, seeds) {
   }
   RETURN collect({passageId: null, entityId: e.id, nodes: pathNodes, rels: pathRels, score: a}) AS entityPaths
 }
-// Facts: the relationships on the evidence paths, each scored by the highest activation it leads
-// to, and the seeds' own relationships to activated entities; a seed that reached none of its
-// neighbours (a hub) gives its own relationships, scored by its activation x the other end's gate.
+// Facts: the evidence paths' relationships, the seeds' own to activated entities, a hub seed's own x the other end's gate (docs/statements.md#evidence).
 CALL (seeds, act) {
   UNWIND seeds AS s
   WITH s.node AS seed, s.activation AS a

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { InvalidArgumentError } from 'commander';
 import { loadConfig, loadDotEnv, type Config, type EnvOverrides } from '../config.js';
-import type { GraphStore } from '../graph/store.js';
+import type { GraphStore } from '../db/store.js';
 import type { Services } from '../services.js';
 
 /** An option value that must be an integer >= min (refused by commander, exit code 2, otherwise). */
@@ -34,7 +34,7 @@ export const COMMAND_WAIT_MS = 10_000;
  */
 export async function withServices<T>(work: (svc: Services) => Promise<T>, env: EnvOverrides = {}): Promise<T> {
   const config: Config = loadConfig(undefined, env);
-  const { createServices, waitForDatabase } = await import('../startup.js');
+  const [{ createServices }, { waitForDatabase }] = await Promise.all([import('../compose.js'), import('../db/embedded.js')]);
   const svc = await createServices(config);
   try {
     await waitForDatabase(svc.store, config.neo4j, svc.logger, COMMAND_WAIT_MS);
@@ -51,9 +51,9 @@ export async function withServices<T>(work: (svc: Services) => Promise<T>, env: 
 export async function withStore<T>(work: (store: GraphStore, config: Config) => Promise<T>): Promise<T> {
   const config: Config = loadConfig();
   const [{ GraphStore }, { createLogger }, { waitForDatabase }] = await Promise.all([
-    import('../graph/store.js'),
+    import('../db/store.js'),
     import('../logger.js'),
-    import('../startup.js'),
+    import('../db/embedded.js'),
   ]);
   const store = GraphStore.connect(config.neo4j);
   try {

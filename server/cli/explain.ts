@@ -56,7 +56,7 @@ export function explainCommand(program: Command): void {
         import('../http/schemas.js'),
         import('../retrieval/service.js'),
         import('../errors.js'),
-        import('../retrieval/render.js'),
+        import('../db/cypher.js'),
       ]);
       const parsedQuestion = questionSchema.safeParse(rawQuestion);
       if (!parsedQuestion.success) cmd.error(`error: <question> ${parsedQuestion.error.issues[0].message}`, { exitCode: 2 });
@@ -101,13 +101,13 @@ export function explainCommand(program: Command): void {
  */
 async function effectiveParams(config: Config, mode: Mode, params: Record<string, unknown>): Promise<Record<string, unknown>> {
   const [{ GraphStore }, { Retriever }, { cosineFloorOf }] = await Promise.all([
-    import('../graph/store.js'),
+    import('../db/store.js'),
     import('../retrieval/client.js'),
     import('../embedders/index.js'),
   ]);
   const store = GraphStore.connect(config.neo4j);
   try {
-    // As startup.ts's createRetriever builds it (that module would load the whole server).
+    // As compose.ts's createRetriever builds it (that module would load the whole server).
     const retriever = new Retriever(store, {
       timeoutMs: config.queryTimeoutMs,
       allowedRelTypes: config.traverseTypes,

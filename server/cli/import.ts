@@ -56,7 +56,7 @@ export function importCommand(program: Command): void {
       }
       await withServices(async (svc) => {
         const [{ migrateStore }, { ensureEmbedder }, { existingIds }, { loadOnline }] = await Promise.all([
-          import('../startup.js'),
+          import('../db/migrate.js'),
           import('../db/embedder-guard.js'),
           import('../graph/bulk.js'),
           import('../ingest/import/online.js'),

@@ -59,7 +59,7 @@ export function ingestCommand(program: Command): void {
       // --embedder overrides EMBEDDER for this run only (the configuration is built with it; the environment is left alone).
       await withServices(
         async (svc) => {
-          const [{ ingestPath, formatProblem, progressBar }, { migrateStore }] = await Promise.all([import('../ingest/index.js'), import('../startup.js')]);
+          const [{ ingestPath, formatProblem, progressBar }, { migrateStore }] = await Promise.all([import('../ingest/index.js'), import('../db/migrate.js')]);
           await migrateStore(svc);
           const { store, config, embedder } = svc;
           // Options not given stay undefined: the pipeline's defaults apply (and a re-run's content hashes match).

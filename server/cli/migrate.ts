@@ -6,7 +6,7 @@ export function migrateCommand(program: Command): void {
     .command('migrate')
     .description('apply pending migrations and exit')
     .action(async () => {
-      const r = await withServices(async (svc) => (await import('../startup.js')).migrateStore(svc));
+      const r = await withServices(async (svc) => (await import('../db/migrate.js')).migrateStore(svc));
       console.log(`applied: ${r.applied.join(', ') || 'none'}; already applied: ${r.alreadyApplied.length}`);
     });
 }

@@ -11,7 +11,7 @@ export function projectionCommand(program: Command): void {
     .addArgument(new Argument('[action]', 'what to do').choices(ACTIONS).default('status'))
     .action(async (action: Action) => {
       await withStore(async (store, config) => {
-        const { manageProjection } = await import('../retrieval/projection.js');
+        const { manageProjection } = await import('../db/projection.js');
         const state = await manageProjection(store.driver, action, {
           graphName: config.pprGraphName,
           database: store.database,

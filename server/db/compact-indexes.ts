@@ -1,6 +1,6 @@
 import neo4j from 'neo4j-driver';
 import { isIdentifier } from '../graph/facts.js';
-import type { GraphStore } from '../graph/store.js';
+import type { GraphStore } from './store.js';
 import { VECTOR_INDEXES } from './embedder-guard.js';
 import { existingFactIndexes } from './fact-indexes.js';
 

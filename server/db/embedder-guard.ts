@@ -1,6 +1,8 @@
-import type { Embedder } from '../embedders/types.js';
-import type { GraphStore } from '../graph/store.js';
+import type { GraphStore } from './store.js';
 import { readMigrations } from './migrate.js';
+
+/** What the guard reads of an embedder (server/embedders/types.ts): its id and its vectors' size. */
+type Embedder = { id: string; dimension: number };
 
 export class EmbedderMismatchError extends Error {}
 

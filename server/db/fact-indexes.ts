@@ -1,6 +1,6 @@
 import neo4j from 'neo4j-driver';
 import { isIdentifier } from '../graph/facts.js';
-import type { GraphStore } from '../graph/store.js';
+import type { GraphStore } from './store.js';
 
 /**
  * Fact vectors: every walked relationship ("Rivastigmine treats Alzheimer's disease") carries

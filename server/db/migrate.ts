@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../config.js';
-import type { GraphStore } from '../graph/store.js';
+import type { GraphStore } from './store.js';
 
 /**
  * Applies migrations/NNN_name.cypher in order. Each file's statements run in
@@ -93,4 +93,9 @@ export async function migrate(store: GraphStore, opts: { dimension: number; dir?
   }
   await store.read('CALL db.awaitIndexes($s)', { s: neo4j.int(opts.awaitSeconds ?? 300) });
   return result;
+}
+
+/** Applies pending migrations, the vector indexes at the embedder's dimension. */
+export function migrateStore(svc: { store: GraphStore; embedder: { dimension: number } }): Promise<MigrationResult> {
+  return migrate(svc.store, { dimension: svc.embedder.dimension });
 }

@@ -4,7 +4,7 @@
  * db.create.set*VectorProperty (half the store of a list of doubles set with SET).
  */
 import { isIdentifier, TOUCH_GRAPH } from './facts.js';
-import type { GraphStore } from './store.js';
+import type { GraphStore } from '../db/store.js';
 import type { EntityRow, MentionRow, PassageRow, RelationshipRow } from '../ingest/import/types.js';
 
 export async function writeEntityRows(store: GraphStore, rows: EntityRow[]): Promise<void> {

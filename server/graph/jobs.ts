@@ -8,7 +8,7 @@
  * job cannot be both cancelled and started.
  */
 import neo4j, { type ManagedTransaction } from 'neo4j-driver';
-import type { GraphStore } from './store.js';
+import type { GraphStore } from '../db/store.js';
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 export type JobKind = 'ingest' | 'delete';

@@ -7,7 +7,7 @@
  */
 import neo4j, { type ManagedTransaction } from 'neo4j-driver';
 import { TOUCH_GRAPH } from './facts.js';
-import type { GraphStore } from './store.js';
+import type { GraphStore } from '../db/store.js';
 
 /** A passage's links, as the linker (server/ingest/linking.ts) resolved them. */
 export interface PassageLinks {

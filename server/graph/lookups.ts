@@ -4,7 +4,7 @@
  * re-embedding queue. Each is one statement through the store.
  */
 import neo4j from 'neo4j-driver';
-import type { GraphStore } from './store.js';
+import type { GraphStore } from '../db/store.js';
 import type { EmbeddedLabel } from './writes.js';
 
 /** Content hash of each known document among ids. */

@@ -7,7 +7,7 @@
 import type { ManagedTransaction, QueryResult } from 'neo4j-driver';
 import { TOUCH_GRAPH } from './facts.js';
 import { type PassageLinks, writeLinksInTx } from './links.js';
-import type { GraphStore } from './store.js';
+import type { GraphStore } from '../db/store.js';
 
 /** One batch of documents, ready to write: ids are stable, vectors computed. */
 export interface DocumentBatch {

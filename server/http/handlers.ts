@@ -6,9 +6,7 @@ import { AppError, fromZod } from '../errors.js';
 import { checkBodyShape } from './body-shape.js';
 import { HttpError } from './errors.js';
 
-type Handler = (req: Request, res: Response) => Promise<unknown>;
-/** Express 5 forwards rejected promises to the error handler; this keeps handlers plain async functions. */
-export const route = (h: Handler) => (req: Request, res: Response, next: NextFunction) => h(req, res).catch(next);
+// Route handlers are plain async functions: Express 5 forwards a rejected promise to the error handler.
 
 /**
  * The path of the first own `__proto__` key in a parsed JSON value (JSON.parse makes it an own

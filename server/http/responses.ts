@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProjectionStateSchema } from '../db/projection.js';
 import { MODE_NAMES, MODES, type Mode, type ParamSpec } from '../retrieval/params.js';
 import { modeSchema } from './schemas.js';
 
@@ -201,16 +202,6 @@ export const DocumentsResultSchema = z.object({
   synonyms: z.number().int(),
   links: z.number().int().describe("the passages' links to curated entities written (docs/linking.md); 0 without a curated graph"),
   seconds: z.record(z.number()).describe('per ingestion stage'),
-});
-
-export const ProjectionStateSchema = z.object({
-  graphName: z.string(),
-  exists: z.boolean(),
-  fresh: z.boolean(),
-  nodeCount: z.number().int().nullable(),
-  relationshipCount: z.number().int().nullable(),
-  creationTime: z.string().nullable(),
-  graphUpdatedAt: z.string().nullable(),
 });
 
 export const HealthSchema = z.object({

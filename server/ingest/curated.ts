@@ -1,6 +1,6 @@
 import { isIdentifier } from '../graph/facts.js';
 import { existingEntityIds, recordedCuratedTypes } from '../graph/lookups.js';
-import type { GraphStore } from '../graph/store.js';
+import type { GraphStore } from '../db/store.js';
 import { writeCuratedEdges, writeCuratedEntities } from '../graph/writes.js';
 import { refreshAfterWrite, type IngestContext } from './documents.js';
 import { embedFacts } from './facts.js';

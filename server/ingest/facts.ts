@@ -1,7 +1,7 @@
 import { COMPACT_AFTER_BATCHES, compactVectorIndexes } from '../db/compact-indexes.js';
 import { ensureFactIndexes, factIndexName, factTypes } from '../db/fact-indexes.js';
 import type { Embedder } from '../embedders/types.js';
-import type { GraphStore } from '../graph/store.js';
+import type { GraphStore } from '../db/store.js';
 import { runInSlices } from '../graph/writes.js';
 import { pipelined } from './pipeline.js';
 import type { Progress } from './types.js';

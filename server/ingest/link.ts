@@ -7,7 +7,7 @@
  *   a page per transaction, skipping those linked with the current dictionary (resumable).
  * No curated graph: nothing runs and nothing is written.
  */
-import type { GraphStore } from '../graph/store.js';
+import type { GraphStore } from '../db/store.js';
 import { curatedCount, curatedNames, descriptionVectors, passageCount, passagePage, writeLinks, type PassageLinks } from '../graph/links.js';
 import { buildDictionary, findMentions, LINKER_VERSION, type LinkDictionary, needsContext, resolveMentions } from './linking.js';
 import type { Progress } from './types.js';

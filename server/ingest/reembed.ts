@@ -2,7 +2,7 @@ import { dropVectorIndexes, recordEmbedder, recreateVectorIndexes } from '../db/
 import { dropFactIndexes } from '../db/fact-indexes.js';
 import type { Embedder } from '../embedders/types.js';
 import { reembedPendingBatch, reembedPendingCount } from '../graph/lookups.js';
-import type { GraphStore } from '../graph/store.js';
+import type { GraphStore } from '../db/store.js';
 import { markForReembed, touchGraph, writeEmbeddings } from '../graph/writes.js';
 import { embedFacts } from './facts.js';
 import { describeForEmbedding } from './resolution.js';

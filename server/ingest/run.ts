@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { ensureEmbedder } from '../db/embedder-guard.js';
 import type { Embedder } from '../embedders/types.js';
 import { createExtractor } from '../extractors/index.js';
-import type { GraphStore } from '../graph/store.js';
+import type { GraphStore } from '../db/store.js';
 import { ingestCurated } from './curated.js';
 import { ingestDocuments, type IngestContext } from './documents.js';
 import { readFolder, readHetionet, readJsonl } from './sources/index.js';

@@ -4,7 +4,7 @@
  */
 import { LITERAL_TYPES } from '../graph/facts.js';
 import { synonymCandidates, synonymsPendingIds } from '../graph/lookups.js';
-import type { GraphStore } from '../graph/store.js';
+import type { GraphStore } from '../db/store.js';
 import { touchGraph, writeSynonyms } from '../graph/writes.js';
 import type { IngestOptions } from './types.js';
 

@@ -6,11 +6,11 @@
 import type { Config } from '../config.js';
 import type { Embedder } from '../embedders/types.js';
 import type { Extractor } from '../extractors/types.js';
-import type { GraphStore } from '../graph/store.js';
+import type { GraphStore } from '../db/store.js';
 import type { Logger } from '../logger.js';
 import { deleteDocument, ingestDocuments, type ReadItem, type SourceDocument, toPassages } from '../ingest/index.js';
 import { observeIngest } from '../metrics.js';
-import { projectionManager } from '../retrieval/projection.js';
+import { projectionManager } from '../db/projection.js';
 import type { JobExecutor } from './runner.js';
 
 /** What running a job needs (the server's services). */

@@ -3,9 +3,9 @@ import path from 'node:path';
 import neo4j from 'neo4j-driver';
 import { classifyDbError } from '../db/driver.js';
 import { AppError, databaseUnreachable, dbError } from '../errors.js';
-import type { GraphStore } from '../graph/store.js';
-import { projectionManager, type ProjectionManager } from './projection.js';
-import { CYPHER_DIR, paramBlock } from './render.js';
+import type { GraphStore } from '../db/store.js';
+import { projectionManager, type ProjectionManager } from '../db/projection.js';
+import { CYPHER_DIR, paramBlock } from '../db/cypher.js';
 import { INTEGER_PARAMS, MODES, STATEMENTS, defaultParams, statementFile, type Mode } from './params.js';
 
 export interface Seed {

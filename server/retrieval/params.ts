@@ -4,7 +4,7 @@ import { DEFAULT_PPR_GRAPH_NAME, DEFAULT_TRAVERSE_TYPES, GRAPH_NAME_PATTERN, IDE
 /**
  * Every tunable of the retrieval statements, with its default, range and
  * meaning. The cypher/ file headers and their :param blocks are rendered from
- * this table (server/retrieval/render.ts), and requests are validated by it,
+ * this table (scripts/render-cypher.ts), and requests are validated by it,
  * so the three can never disagree.
  */
 export interface ParamSpec {

@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { answerInput, drain } from '../answer/shared.js';
 import type { AnswerResult } from '../answer/types.js';
-import { clientGone, jsonBody, parseBody, route } from '../http/handlers.js';
+import { clientGone, jsonBody, parseBody } from '../http/handlers.js';
 import { modeSchema, questionFields, questionSchema } from '../http/schemas.js';
 import { SseWriter } from '../http/sse.js';
 import { round } from '../retrieval/client.js';
@@ -61,57 +61,53 @@ export async function runAnswer(svc: Services, body: z.infer<typeof AnswerBody>,
 export function answerRouter(svc: Services): Router {
   const heartbeatMs = svc.config.sseHeartbeatMs;
   const router = Router();
-  router.post(
-    '/v1/answer',
-    jsonBody,
-    route(async (req: Request, res: Response) => {
-      const t0 = performance.now();
-      const body = parseBody(AnswerBody, req.body);
-      const signal = clientGone(req, res);
-      if (!(req.header('accept') ?? '').includes('text/event-stream')) {
-        res.json(await runAnswer(svc, body, signal, t0));
-        return;
-      }
-      const { r, passages, stream } = await startAnswer(svc, body, signal);
+  router.post('/v1/answer', jsonBody, async (req: Request, res: Response) => {
+    const t0 = performance.now();
+    const body = parseBody(AnswerBody, req.body);
+    const signal = clientGone(req, res);
+    if (!(req.header('accept') ?? '').includes('text/event-stream')) {
+      res.json(await runAnswer(svc, body, signal, t0));
+      return;
+    }
+    const { r, passages, stream } = await startAnswer(svc, body, signal);
 
-      const sse = new SseWriter(res, heartbeatMs);
-      try {
-        await sse.send('entities', { mode: body.mode, seeds: r.seeds, entities: r.entities, timings: r.timings });
-        await sse.send('passages', {
-          passages,
-          paths: r.paths.filter((p) => p.passageId === null || passages.some((x) => x.id === p.passageId)),
-          facts: r.facts,
-        });
-        const tg = performance.now();
-        let firstTokenMs: number | null = null;
-        let result: AnswerResult;
-        for (;;) {
-          const n = await stream.next();
-          if (n.done) {
-            result = n.value;
-            break;
-          }
-          firstTokenMs ??= round(performance.now() - t0);
-          await sse.send('token', { text: n.value });
+    const sse = new SseWriter(res, heartbeatMs);
+    try {
+      await sse.send('entities', { mode: body.mode, seeds: r.seeds, entities: r.entities, timings: r.timings });
+      await sse.send('passages', {
+        passages,
+        paths: r.paths.filter((p) => p.passageId === null || passages.some((x) => x.id === p.passageId)),
+        facts: r.facts,
+      });
+      const tg = performance.now();
+      let firstTokenMs: number | null = null;
+      let result: AnswerResult;
+      for (;;) {
+        const n = await stream.next();
+        if (n.done) {
+          result = n.value;
+          break;
         }
-        if (signal.aborted) return;
-        await sse.send('done', {
-          answer: result.answer,
-          citations: result.citations,
-          usage: result.usage,
-          generator: result.generator,
-          timings: { ...r.timings, generateMs: round(performance.now() - tg), firstTokenMs, totalMs: round(performance.now() - t0) },
-        });
-      } catch (e) {
-        if (!signal.aborted) {
-          req.log.warn({ err: String((e as Error).message) }, 'answer stream failed');
-          await sse.send('error', { code: 'generation_failed', message: String((e as Error).message).slice(0, 500) });
-        }
-      } finally {
-        await stream.return?.(undefined as never).catch(() => {});
-        sse.end();
+        firstTokenMs ??= round(performance.now() - t0);
+        await sse.send('token', { text: n.value });
       }
-    }),
-  );
+      if (signal.aborted) return;
+      await sse.send('done', {
+        answer: result.answer,
+        citations: result.citations,
+        usage: result.usage,
+        generator: result.generator,
+        timings: { ...r.timings, generateMs: round(performance.now() - tg), firstTokenMs, totalMs: round(performance.now() - t0) },
+      });
+    } catch (e) {
+      if (!signal.aborted) {
+        req.log.warn({ err: String((e as Error).message) }, 'answer stream failed');
+        await sse.send('error', { code: 'generation_failed', message: String((e as Error).message).slice(0, 500) });
+      }
+    } finally {
+      await stream.return?.(undefined as never).catch(() => {});
+      sse.end();
+    }
+  });
   return router;
 }

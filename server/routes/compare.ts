@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
-import { clientGone, jsonBody, parseBody, route } from '../http/handlers.js';
+import { clientGone, jsonBody, parseBody } from '../http/handlers.js';
 import { modeSchema, questionFields } from '../http/schemas.js';
 import { jaccardAtK, rankCorrelation } from '../retrieval/overlap.js';
 import { MODE_NAMES, type Mode } from '../retrieval/params.js';
@@ -53,12 +53,8 @@ export async function runCompare(svc: Services, body: z.infer<typeof CompareBody
 /** A/B inside applications: the same question through several modes, one embedding, with overlap metrics. */
 export function compareRouter(svc: Services): Router {
   const router = Router();
-  router.post(
-    '/v1/compare',
-    jsonBody,
-    route(async (req, res) => {
-      res.json(await runCompare(svc, parseBody(CompareBody, req.body), clientGone(req, res)));
-    }),
-  );
+  router.post('/v1/compare', jsonBody, async (req, res) => {
+    res.json(await runCompare(svc, parseBody(CompareBody, req.body), clientGone(req, res)));
+  });
   return router;
 }

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AppError, databaseUnreachable } from '../errors.js';
-import { jsonBody, parseBody, requireApiKey, route } from '../http/handlers.js';
+import { jsonBody, parseBody, requireApiKey } from '../http/handlers.js';
 import { documentSources, knownDocumentHashes } from '../graph/lookups.js';
 import { deriveDocumentId } from '../ingest/index.js';
 import { metadataKeySchema, metadataValueSchema } from '../retrieval/params.js';
@@ -44,51 +44,39 @@ export const DocumentsBody = z
  */
 export function documentsRouter(svc: Services): Router {
   const router = Router();
-  router.post(
-    '/v1/documents',
-    requireApiKey(svc.config),
-    jsonBody,
-    route(async (req, res) => {
-      const body = parseBody(DocumentsBody, req.body);
-      if (svc.databaseDown?.()) throw databaseUnreachable();
-      const documents = body.documents.map((d) => ({
-        id: d.id ?? deriveDocumentId(d.title, d.text),
-        title: d.title,
-        text: d.text,
-        source: d.source,
-        metadata: d.metadata,
-      }));
-      const job = await svc.jobs.submit({ kind: 'ingest', payload: { documents } }, { preferAsync: prefersAsync(req) });
-      const finished = job.atOnce ? await awaitJob(svc, req, res, job.view.id) : undefined;
-      if (finished?.status === 'failed') throw jobError(finished);
-      if (finished?.status !== 'done') return accepted(res, finished ?? job.view);
-      res.status(201).json(finished.result);
-    }),
-  );
+  router.post('/v1/documents', requireApiKey(svc.config), jsonBody, async (req, res) => {
+    const body = parseBody(DocumentsBody, req.body);
+    if (svc.databaseDown?.()) throw databaseUnreachable();
+    const documents = body.documents.map((d) => ({
+      id: d.id ?? deriveDocumentId(d.title, d.text),
+      title: d.title,
+      text: d.text,
+      source: d.source,
+      metadata: d.metadata,
+    }));
+    const job = await svc.jobs.submit({ kind: 'ingest', payload: { documents } }, { preferAsync: prefersAsync(req) });
+    const finished = job.atOnce ? await awaitJob(svc, req, res, job.view.id) : undefined;
+    if (finished?.status === 'failed') throw jobError(finished);
+    if (finished?.status !== 'done') return accepted(res, finished ?? job.view);
+    res.status(201).json(finished.result);
+  });
 
-  router.get(
-    '/v1/sources',
-    route(async (_req, res) => {
-      if (svc.databaseDown?.()) throw databaseUnreachable();
-      res.json({ sources: await documentSources(svc.store) });
-    }),
-  );
+  router.get('/v1/sources', async (_req, res) => {
+    if (svc.databaseDown?.()) throw databaseUnreachable();
+    res.json({ sources: await documentSources(svc.store) });
+  });
 
-  router.delete(
-    '/v1/documents/:id',
-    requireApiKey(svc.config),
-    route(async (req, res) => {
-      const id = String(req.params.id);
-      if (svc.databaseDown?.()) throw databaseUnreachable();
-      // An unknown id is a 404 at once, not a job.
-      if (!(await knownDocumentHashes(svc.store, [id])).has(id)) throw new AppError('not_found', `no document with id "${id}"`, 'id');
-      const job = await svc.jobs.submit({ kind: 'delete', payload: { id } }, { preferAsync: prefersAsync(req) });
-      const finished = job.atOnce ? await awaitJob(svc, req, res, job.view.id) : undefined;
-      if (finished?.status === 'failed') throw jobError(finished);
-      if (finished?.status !== 'done') return accepted(res, finished ?? job.view);
-      if (finished.result?.deleted === false) throw new AppError('not_found', `no document with id "${id}"`, 'id');
-      res.status(204).end();
-    }),
-  );
+  router.delete('/v1/documents/:id', requireApiKey(svc.config), async (req, res) => {
+    const id = String(req.params.id);
+    if (svc.databaseDown?.()) throw databaseUnreachable();
+    // An unknown id is a 404 at once, not a job.
+    if (!(await knownDocumentHashes(svc.store, [id])).has(id)) throw new AppError('not_found', `no document with id "${id}"`, 'id');
+    const job = await svc.jobs.submit({ kind: 'delete', payload: { id } }, { preferAsync: prefersAsync(req) });
+    const finished = job.atOnce ? await awaitJob(svc, req, res, job.view.id) : undefined;
+    if (finished?.status === 'failed') throw jobError(finished);
+    if (finished?.status !== 'done') return accepted(res, finished ?? job.view);
+    if (finished.result?.deleted === false) throw new AppError('not_found', `no document with id "${id}"`, 'id');
+    res.status(204).end();
+  });
   return router;
 }

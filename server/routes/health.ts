@@ -1,20 +1,16 @@
 import { Router } from 'express';
 import { health, type Startup } from '../health.js';
-import { route } from '../http/handlers.js';
 import type { Services } from '../services.js';
 
 /** GET /v1/health: 200 when the database answers (status ok, building or degraded), 503 when it does not. */
 export function healthRouter(svc: Services): Router {
   const router = Router();
-  router.get(
-    '/v1/health',
-    route(async (_req, res) => {
-      const h = await health(svc.store, svc.embedder, svc.config.pprGraphName);
-      if (svc.readiness) h.modes = svc.readiness();
-      if (h.status === 'unavailable') res.setHeader('Retry-After', '1');
-      res.status(h.status === 'unavailable' ? 503 : 200).json(h);
-    }),
-  );
+  router.get('/v1/health', async (_req, res) => {
+    const h = await health(svc.store, svc.embedder, svc.config.pprGraphName);
+    if (svc.readiness) h.modes = svc.readiness();
+    if (h.status === 'unavailable') res.setHeader('Retry-After', '1');
+    res.status(h.status === 'unavailable' ? 503 : 200).json(h);
+  });
   return router;
 }
 

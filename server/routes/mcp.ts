@@ -10,7 +10,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type Request, type Response, Router } from 'express';
 import type { Gate } from '../http/admission.js';
-import { clientGone, jsonBody, route } from '../http/handlers.js';
+import { clientGone, jsonBody } from '../http/handlers.js';
 import type { Services } from '../services.js';
 import { createMcpServer } from './mcp-tools.js';
 
@@ -28,22 +28,18 @@ const notAllowed = (_req: Request, res: Response) => {
 
 export function mcpRouter(svc: Services, gate: Gate): Router {
   const router = Router();
-  router.post(
-    '/mcp',
-    jsonBody,
-    route(async (req, res) => {
-      const signal = clientGone(req, res);
-      const server = createMcpServer({ svc, gate, signal, rawArguments: (name) => rawArguments(req.body, name) });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      res.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      // An empty body (no content-length) is no message: the transport answers it as a JSON-RPC parse error.
-      await transport.handleRequest(req, res, req.body ?? null);
-    }),
-  );
+  router.post('/mcp', jsonBody, async (req, res) => {
+    const signal = clientGone(req, res);
+    const server = createMcpServer({ svc, gate, signal, rawArguments: (name) => rawArguments(req.body, name) });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    // An empty body (no content-length) is no message: the transport answers it as a JSON-RPC parse error.
+    await transport.handleRequest(req, res, req.body ?? null);
+  });
   router.get('/mcp', notAllowed);
   router.delete('/mcp', notAllowed);
   return router;

@@ -1,6 +1,7 @@
 import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { Router } from 'express';
 import { z } from 'zod';
+import { ProjectionStateSchema } from '../db/projection.js';
 import { BODY_LIMIT } from '../http/handlers.js';
 import {
   AnswerResultSchema,
@@ -11,7 +12,6 @@ import {
   ErrorSchema,
   HealthSchema,
   modeParamsDoc,
-  ProjectionStateSchema,
   RetrievalResultSchema,
   SourcesSchema,
 } from '../http/responses.js';

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { jsonBody, parseBody, requireApiKey, route } from '../http/handlers.js';
+import { jsonBody, parseBody, requireApiKey } from '../http/handlers.js';
 import { fromDbError } from '../retrieval/client.js';
-import { manageProjection } from '../retrieval/projection.js';
+import { manageProjection } from '../db/projection.js';
 import type { Services } from '../services.js';
 
 export const ProjectionBody = z.object({ action: z.enum(['create', 'refresh', 'drop', 'status']) }).strict();
@@ -10,24 +10,19 @@ export const ProjectionBody = z.object({ action: z.enum(['create', 'refresh', 'd
 /** POST /v1/projection: the ppr projection's lifecycle (API key). */
 export function projectionRouter(svc: Services): Router {
   const router = Router();
-  router.post(
-    '/v1/projection',
-    requireApiKey(svc.config),
-    jsonBody,
-    route(async (req, res) => {
-      const { action } = parseBody(ProjectionBody, req.body);
-      try {
-        res.json(
-          await manageProjection(svc.store.driver, action, {
-            graphName: svc.config.pprGraphName,
-            database: svc.store.database,
-            extraTypes: svc.config.traverseTypes,
-          }),
-        );
-      } catch (e) {
-        throw fromDbError(e, svc.config.queryTimeoutMs);
-      }
-    }),
-  );
+  router.post('/v1/projection', requireApiKey(svc.config), jsonBody, async (req, res) => {
+    const { action } = parseBody(ProjectionBody, req.body);
+    try {
+      res.json(
+        await manageProjection(svc.store.driver, action, {
+          graphName: svc.config.pprGraphName,
+          database: svc.store.database,
+          extraTypes: svc.config.traverseTypes,
+        }),
+      );
+    } catch (e) {
+      throw fromDbError(e, svc.config.queryTimeoutMs);
+    }
+  });
   return router;
 }

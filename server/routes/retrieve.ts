@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { clientGone, jsonBody, parseBody, route } from '../http/handlers.js';
+import { clientGone, jsonBody, parseBody } from '../http/handlers.js';
 import { modeSchema, questionFields } from '../http/schemas.js';
 import { embedQuestion, retrieveTimed, type TimedResult, validateParams, withFilter } from '../retrieval/service.js';
 import type { Services } from '../services.js';
@@ -17,12 +17,8 @@ export async function runRetrieve(svc: Services, body: z.infer<typeof RetrieveBo
 /** POST /v1/retrieve: one question, one mode, one statement. */
 export function retrieveRouter(svc: Services): Router {
   const router = Router();
-  router.post(
-    '/v1/retrieve',
-    jsonBody,
-    route(async (req, res) => {
-      res.json(await runRetrieve(svc, parseBody(RetrieveBody, req.body), clientGone(req, res)));
-    }),
-  );
+  router.post('/v1/retrieve', jsonBody, async (req, res) => {
+    res.json(await runRetrieve(svc, parseBody(RetrieveBody, req.body), clientGone(req, res)));
+  });
   return router;
 }

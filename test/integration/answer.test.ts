@@ -2,7 +2,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Driver } from 'neo4j-driver';
 import { createAnthropicGenerator } from '../../server/answer/anthropic.js';
 import { createHashEmbedder } from '../../server/embedders/hash.js';
-import { manageProjection } from '../../server/retrieval/projection.js';
+import { manageProjection } from '../../server/db/projection.js';
 import { resetGraph, testDriver } from '../support/db.js';
 import { bridgeFixture, loadGraph } from '../support/fixtures.js';
 import { startMockAnthropic, type MockAnthropic } from '../support/mock-anthropic.js';

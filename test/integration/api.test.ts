@@ -1,6 +1,6 @@
 import type { Driver } from 'neo4j-driver';
 import { createHashEmbedder } from '../../server/embedders/hash.js';
-import { manageProjection } from '../../server/retrieval/projection.js';
+import { manageProjection } from '../../server/db/projection.js';
 import { resetGraph, testDriver } from '../support/db.js';
 import { bridgeFixture, loadGraph } from '../support/fixtures.js';
 import { TcpProxy } from '../support/proxy.js';

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import neo4j, { type Driver } from 'neo4j-driver';
-import { CYPHER_DIR } from '../../server/retrieval/render.js';
+import { CYPHER_DIR } from '../../server/db/cypher.js';
 import { STATEMENTS } from '../../server/retrieval/params.js';
 import { AppError } from '../../server/errors.js';
 import { STATUS } from '../../server/http/errors.js';
 import { Retriever } from '../../server/retrieval/client.js';
-import { GraphStore } from '../../server/graph/store.js';
-import { manageProjection } from '../../server/retrieval/projection.js';
+import { GraphStore } from '../../server/db/store.js';
+import { manageProjection } from '../../server/db/projection.js';
 import { resetGraph, testDriver } from '../support/db.js';
 import { bridgeFixture, loadGraph } from '../support/fixtures.js';
 

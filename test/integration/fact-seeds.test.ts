@@ -1,8 +1,8 @@
 import type { Driver } from 'neo4j-driver';
 import { rng } from '../../bench/lib/random.js';
-import { GraphStore } from '../../server/graph/store.js';
+import { GraphStore } from '../../server/db/store.js';
 import { Retriever } from '../../server/retrieval/client.js';
-import { manageProjection } from '../../server/retrieval/projection.js';
+import { manageProjection } from '../../server/db/projection.js';
 import type { Mode } from '../../server/retrieval/params.js';
 import { TEST_DIM, randomUnit, resetGraph, testDriver } from '../support/db.js';
 import { type FixtureGraph, loadGraph, withCosine } from '../support/fixtures.js';

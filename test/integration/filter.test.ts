@@ -1,9 +1,9 @@
 import type { Driver } from 'neo4j-driver';
 import { createHashEmbedder } from '../../server/embedders/hash.js';
 import { migrate } from '../../server/db/migrate.js';
-import { GraphStore } from '../../server/graph/store.js';
+import { GraphStore } from '../../server/db/store.js';
 import { Retriever, type RetrievalResult } from '../../server/retrieval/client.js';
-import { manageProjection } from '../../server/retrieval/projection.js';
+import { manageProjection } from '../../server/db/projection.js';
 import type { Mode } from '../../server/retrieval/params.js';
 import { resetGraph, rng, testDriver, TEST_DIM } from '../support/db.js';
 import { bridgeFixture, loadGraph, withCosine } from '../support/fixtures.js';

@@ -16,7 +16,7 @@ import { loadConfig, type Config } from '../../server/config.js';
 import { createLocalEmbedder } from '../../server/embedders/local.js';
 import type { Embedder } from '../../server/embedders/types.js';
 import { createOfflineExtractor } from '../../server/extractors/offline/index.js';
-import { createServices } from '../../server/startup.js';
+import { createServices } from '../../server/compose.js';
 import { resetGraph, testDriver } from '../support/db.js';
 
 const KEY = 'contract-test-key';

@@ -1,5 +1,5 @@
 import type { Driver } from 'neo4j-driver';
-import { GraphStore } from '../../server/graph/store.js';
+import { GraphStore } from '../../server/db/store.js';
 import { Retriever } from '../../server/retrieval/client.js';
 import { randomUnit, resetGraph, rng, testDriver, TEST_DIM } from '../support/db.js';
 import { type FixtureGraph, loadGraph, withCosine } from '../support/fixtures.js';

@@ -1,6 +1,6 @@
 import type { Driver } from 'neo4j-driver';
 import { existingIds } from '../../server/graph/bulk.js';
-import { GraphStore } from '../../server/graph/store.js';
+import { GraphStore } from '../../server/db/store.js';
 import { loadOnline } from '../../server/ingest/import/online.js';
 import { ImportValidationError, validateFolder } from '../../server/ingest/import/validate.js';
 import { Retriever } from '../../server/retrieval/client.js';

@@ -11,7 +11,7 @@ import type { Embedder } from '../../server/embedders/types.js';
 import { createOfflineExtractor } from '../../server/extractors/offline/index.js';
 import type { Extractor } from '../../server/extractors/types.js';
 import { DEFAULT_PPR_GRAPH_NAME } from '../../server/graph/facts.js';
-import { GraphStore } from '../../server/graph/store.js';
+import { GraphStore } from '../../server/db/store.js';
 import { type DocumentBatch, VECTOR_ROWS_PER_STATEMENT, writeDocumentBatch } from '../../server/graph/writes.js';
 import {
   IngestInputError,

@@ -1,7 +1,7 @@
 import type { Driver } from 'neo4j-driver';
-import { GraphStore } from '../../server/graph/store.js';
+import { GraphStore } from '../../server/db/store.js';
 import { Retriever, type RetrievalResult } from '../../server/retrieval/client.js';
-import { manageProjection } from '../../server/retrieval/projection.js';
+import { manageProjection } from '../../server/db/projection.js';
 import { MODE_NAMES, type Mode } from '../../server/retrieval/params.js';
 import { rng } from '../../bench/lib/random.js';
 import { TEST_DIM, randomUnit, resetGraph, testDriver } from '../support/db.js';

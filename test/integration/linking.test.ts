@@ -3,7 +3,7 @@ import { createLocalEmbedder } from '../../server/embedders/local.js';
 import type { Embedder } from '../../server/embedders/types.js';
 import { createOfflineExtractor } from '../../server/extractors/offline/index.js';
 import type { Extractor } from '../../server/extractors/types.js';
-import { GraphStore } from '../../server/graph/store.js';
+import { GraphStore } from '../../server/db/store.js';
 import { deleteDocument, ingestCurated, ingestDocuments, type CuratedGraph, type IngestContext, type ReadItem } from '../../server/ingest/index.js';
 import { linkExisting } from '../../server/ingest/link.js';
 import { Retriever } from '../../server/retrieval/client.js';

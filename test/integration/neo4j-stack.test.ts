@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Driver } from 'neo4j-driver';
 import { MigrationError, migrate, readMigrations } from '../../server/db/migrate.js';
-import { GraphStore } from '../../server/graph/store.js';
+import { GraphStore } from '../../server/db/store.js';
 import { cosine, personalizedPageRank } from '../support/reference.js';
 import { TEST_DIM, randomUnit, resetGraph, rng, testDriver } from '../support/db.js';
 

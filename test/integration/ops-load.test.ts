@@ -1,7 +1,7 @@
 import type { Driver } from 'neo4j-driver';
 import { loadConfig } from '../../server/config.js';
 import { createHashEmbedder } from '../../server/embedders/hash.js';
-import { manageProjection } from '../../server/retrieval/projection.js';
+import { manageProjection } from '../../server/db/projection.js';
 import { resetGraph, testDriver } from '../support/db.js';
 import { bridgeFixture, loadGraph } from '../support/fixtures.js';
 import { postJson, startServer, type RunningServer } from '../support/server.js';

@@ -5,7 +5,7 @@ import neo4j, { type Driver } from 'neo4j-driver';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../server/config.js';
 import { createHashEmbedder } from '../../server/embedders/hash.js';
-import { manageProjection } from '../../server/retrieval/projection.js';
+import { manageProjection } from '../../server/db/projection.js';
 import type { Health } from '../../server/health.js';
 import type { Services } from '../../server/services.js';
 import { startServer, type RunningServer } from '../../server/startup.js';

@@ -2,7 +2,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Driver } from 'neo4j-driver';
 import { loadConfig } from '../../server/config.js';
 import { createHashEmbedder } from '../../server/embedders/hash.js';
-import { manageProjection } from '../../server/retrieval/projection.js';
+import { manageProjection } from '../../server/db/projection.js';
 import { resetGraph, testDriver } from '../support/db.js';
 import { bridgeFixture, loadGraph, type FixtureGraph } from '../support/fixtures.js';
 import { startServer, type RunningServer } from '../support/server.js';

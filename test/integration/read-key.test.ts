@@ -14,7 +14,7 @@ import { loadConfig, type Config } from '../../server/config.js';
 import { createLocalEmbedder } from '../../server/embedders/local.js';
 import { createOfflineExtractor } from '../../server/extractors/offline/index.js';
 import { createLogger } from '../../server/logger.js';
-import { createServices } from '../../server/startup.js';
+import { createServices } from '../../server/compose.js';
 import { resetGraph, testDriver } from '../support/db.js';
 
 const WRITE = 'write-key-0123456789';

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import type { Driver } from 'neo4j-driver';
-import { manageProjection } from '../../server/retrieval/projection.js';
+import { manageProjection } from '../../server/db/projection.js';
 import { resetGraph, testDriver } from '../support/db.js';
 import { bridgeFixture, loadGraph } from '../support/fixtures.js';
 import { spawnServe } from '../support/cli.js';

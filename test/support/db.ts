@@ -1,7 +1,7 @@
 import type { Driver } from 'neo4j-driver';
 import { createDriver } from '../../server/db/driver.js';
 import { migrate } from '../../server/db/migrate.js';
-import { GraphStore } from '../../server/graph/store.js';
+import { GraphStore } from '../../server/db/store.js';
 import { rng } from '../../bench/lib/random.js';
 
 export { rng };

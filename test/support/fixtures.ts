@@ -1,6 +1,6 @@
 import type { Driver } from 'neo4j-driver';
 import { ensureFactIndexes } from '../../server/db/fact-indexes.js';
-import { GraphStore } from '../../server/graph/store.js';
+import { GraphStore } from '../../server/db/store.js';
 import { TEST_DIM, randomUnit, rng } from './db.js';
 
 export interface FixtureEntity {

@@ -9,7 +9,7 @@ import { createLogger } from '../../server/logger.js';
 import { createExtractiveGenerator } from '../../server/answer/extractive.js';
 import type { Generator } from '../../server/answer/index.js';
 import { createOfflineExtractor } from '../../server/extractors/offline/index.js';
-import { createServices } from '../../server/startup.js';
+import { createServices } from '../../server/compose.js';
 
 export interface RunningServer {
   url: string;

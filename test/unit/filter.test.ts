@@ -1,5 +1,6 @@
 import { sourceName } from '../../server/ingest/sources/common.js';
-import { cypherLiteral, renderAll } from '../../server/retrieval/render.js';
+import { renderAll } from '../../scripts/render-cypher.js';
+import { cypherLiteral } from '../../server/db/cypher.js';
 import { defaultParams, filterSchema, MODE_NAMES, MODES, paramsSchema } from '../../server/retrieval/params.js';
 
 describe('the filter parameter', () => {

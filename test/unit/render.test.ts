@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CYPHER_DIR, cypherLiteral, driftReport, paramBlock, renderAll, renderAllLines } from '../../server/retrieval/render.js';
+import { driftReport, renderAll, renderAllLines } from '../../scripts/render-cypher.js';
+import { CYPHER_DIR, cypherLiteral, paramBlock } from '../../server/db/cypher.js';
 import { defaultParams, GATED_PARAMS, paramsSchema, STATEMENTS, statementFile } from '../../server/retrieval/params.js';
 
 test('committed cypher/ files equal the renderer output (run `npm run cypher:render`)', () => {

@@ -7,7 +7,7 @@
  */
 import { ensureFactIndexes } from '../../db/fact-indexes.js';
 import { recordImport, writeEntityRows, writeMentionRows, writePassageRows, writeRelationshipRows } from '../../graph/bulk.js';
-import type { GraphStore } from '../../graph/store.js';
+import type { GraphStore } from '../../db/store.js';
 import { DEFAULT_TRAVERSE_TYPES } from '../../graph/facts.js';
 import type { ImportSource, ImportStats } from './types.js';
 import { emptyStats } from './types.js';

@@ -1,23 +1,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Driver } from 'neo4j-driver';
+import { z } from 'zod';
 import { PROJECTION_TYPES } from '../graph/facts.js';
 import { setProjectionState } from '../metrics.js';
-import { CYPHER_DIR } from './render.js';
+import { CYPHER_DIR } from './cypher.js';
 
 export type ProjectionAction = 'create' | 'refresh' | 'drop' | 'status';
 
-export interface ProjectionState {
-  graphName: string;
-  exists: boolean;
-  fresh: boolean;
-  nodeCount: number | null;
-  relationshipCount: number | null;
-  creationTime: string | null;
-  graphUpdatedAt: string | null;
-  /** This server is (re)building the projection, or has a rebuild queued. */
-  building: boolean;
-}
+/** The projection's state, as POST /v1/projection and GET /v1/health report it (the OpenAPI document reads this schema). */
+export const ProjectionStateSchema = z.object({
+  graphName: z.string(),
+  exists: z.boolean(),
+  fresh: z.boolean(),
+  nodeCount: z.number().int().nullable(),
+  relationshipCount: z.number().int().nullable(),
+  creationTime: z.string().nullable(),
+  graphUpdatedAt: z.string().nullable(),
+  building: z.boolean().describe('this server is (re)building the projection, or has a rebuild queued'),
+});
+export type ProjectionState = z.infer<typeof ProjectionStateSchema>;
 
 interface ProjectionOptions {
   graphName: string;

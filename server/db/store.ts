@@ -1,6 +1,6 @@
 import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape } from 'neo4j-driver';
 import type { Config } from '../config.js';
-import { createDriver } from '../db/driver.js';
+import { createDriver } from './driver.js';
 
 /** How long writeTransaction keeps retrying a unit of work that lost a lock conflict. */
 const LOCK_RETRY_MS = 60_000;

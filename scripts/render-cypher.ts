@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../config.js';
-import { DEFAULT_PPR_GRAPH_NAME, DEFAULT_TRAVERSE_TYPES, LITERAL_TYPES, PROJECTION_TYPES } from '../graph/facts.js';
-import { GATED_DEEP_FILE, GATED_FILE_STEPS, MAX_PUSH_ROUNDS, MAX_STEPS, MODES, PPR_GDS_FILE, type Mode, type ParamSpec } from './params.js';
+import { ROOT } from '../server/config.js';
+import { CYPHER_DIR, cypherLiteral } from '../server/db/cypher.js';
+import { DEFAULT_PPR_GRAPH_NAME, DEFAULT_TRAVERSE_TYPES, LITERAL_TYPES, PROJECTION_TYPES } from '../server/graph/facts.js';
+import { GATED_DEEP_FILE, GATED_FILE_STEPS, MAX_PUSH_ROUNDS, MAX_STEPS, MODES, PPR_GDS_FILE, type Mode, type ParamSpec } from '../server/retrieval/params.js';
 
 /**
- * Renders the committed cypher/ files from cypher/partials/ and the parameter
- * table in params.ts, one file per mode and, for ppr, per engine. The gated
+ * The Cypher generator (`npm run cypher:render`; the server never loads it): renders the
+ * committed cypher/ files from cypher/partials/ and the parameter table in
+ * server/retrieval/params.ts, one file per mode and, for ppr, per engine. The gated
  * propagation block is unrolled GATED_FILE_STEPS times (MAX_STEPS in the deep file) and the push round
  * MAX_PUSH_ROUNDS times (each copy runs only when $steps / $pushRounds >= its
  * number), as in the authors' reference code: the first copy carries the
@@ -15,7 +17,6 @@ import { GATED_DEEP_FILE, GATED_FILE_STEPS, MAX_PUSH_ROUNDS, MAX_STEPS, MODES, P
  * (test/unit/render.test.ts, driftReport) names each line that differs and the
  * partial it comes from.
  */
-export const CYPHER_DIR = path.join(ROOT, 'cypher');
 const PARTIALS = path.join(CYPHER_DIR, 'partials');
 
 /**
@@ -84,42 +85,6 @@ const MACROS: [RegExp, string][] = [
   [/\{\{WORDS\((.+?)\)\}\}/g, String.raw`trim(apoc.text.regreplace(toLower($1), '[^\\p{L}\\p{N}]+', ' '))`],
   [/\{\{LUCENE\((.+?)\)\}\}/g, "apoc.text.join(split($1, ' ')[0..256], ' ')"],
 ];
-
-const SHORT_ESCAPES: Record<string, string> = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
-
-/**
- * The body of a single-quoted Cypher string that reads back as `s` and stays on one line:
- * backslash, quote and the usual control characters get their short escapes; every other
- * control character (C0, DEL, C1), U+2028, U+2029 and lone surrogates become \uXXXX.
- */
-function escapeString(s: string): string {
-  return s.replace(
-    /[\\'\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
-    (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
-
-/** A Cypher literal for a parameter value (used in :param blocks only, never in statements). */
-export function cypherLiteral(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  if (typeof v === 'string') return `'${escapeString(v)}'`;
-  if (typeof v === 'number') return Number.isFinite(v) ? (Number.isInteger(v) ? v.toFixed(1).replace(/\.0$/, '') : String(v)) : 'null';
-  if (typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return `[${v.map(cypherLiteral).join(', ')}]`;
-  if (typeof v === 'object') {
-    return `{${Object.entries(v as Record<string, unknown>)
-      .map(([k, x]) => `${/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? k : `\`${k.replaceAll('`', '``')}\``}: ${cypherLiteral(x)}`)
-      .join(', ')}}`;
-  }
-  throw new Error(`cannot render ${typeof v} as Cypher`);
-}
-
-/** The `:param` lines that set every parameter, for Neo4j Browser or cypher-shell. */
-export function paramBlock(values: Record<string, unknown>, expressions: Record<string, string> = {}): string {
-  const lines = Object.entries(values).map(([k, v]) => `:param ${k} => ${cypherLiteral(v)};`);
-  for (const [k, expr] of Object.entries(expressions)) lines.push(`:param ${k} => ${expr};`);
-  return lines.join('\n');
-}
 
 /** A rendered line and where it comes from (a partial and its line, or the parameter table). */
 export interface RenderedLine {
@@ -212,37 +177,35 @@ function repeated(name: string, count: number, label: string, guard: string, var
 
 const QUESTION_DOCS: Record<string, string> = {
   question: 'the question text (for exact-name seeds, may be empty)',
-  questionEmbedding: 'the question embedding (same model as the stored vectors), here a passage stands in',
+  questionEmbedding: 'here a passage stands in',
 };
 // The header's :param block runs unchanged: it borrows a passage's embedding as the question.
 const DEMO_EXPRESSIONS = { questionEmbedding: 'COLLECT { MATCH (p:Passage) WHERE p.embedding IS NOT NULL RETURN p.embedding LIMIT 1 }[0]' };
 
 /**
- * The file header: the title, a short summary and the :param block, each line with its one-line
+ * The file header: the title, a one-line summary and the :param block, each line with its one-line
  * meaning as a comment inside the expression (Browser and cypher-shell evaluate `RETURN <expression>`),
- * so a copied line sets the parameter as it is. The full meanings are in docs/parameters.md.
+ * so a copied line sets the parameter as it is. The longer description of each file and every
+ * parameter in full are in docs/parameters.md (`npm run docs:parameters`, from STATEMENT_NOTES and params.ts).
  */
-function header(title: string, about: string[], params: { name: string; value: string; brief: string }[]): RenderedLine[] {
-  const from = 'server/retrieval/params.ts (and render.ts: title, summary)';
+function header(title: string, summary: string, params: { name: string; value: string; brief: string }[]): RenderedLine[] {
+  const from = 'server/retrieval/params.ts (and scripts/render-cypher.ts: title, summary)';
   const set = params.map((p) => `:param ${p.name} => ${p.value}`);
   const width = Math.max(...set.filter((s) => s.length <= 48).map((s) => s.length));
-  const block = params.flatMap((p, i) => {
+  const block = params.map((p, i) => {
     if (/\*\/|;/.test(p.brief)) throw new Error(`${p.name}: a :param meaning may hold neither */ nor ;`);
-    // A long expression (the demo question embedding) gets its meaning on the line above.
-    if (set[i].length > 48) return [`// ${p.name}: ${p.brief}`, `// ${set[i]};`];
-    const line = `// ${set[i].padEnd(width)} /* ${p.brief} */;`;
+    // A long expression (the demo question embedding) is not padded.
+    const line = `// ${set[i].length > 48 ? set[i] : set[i].padEnd(width)} /* ${p.brief} */;`;
     if (line.length > MAX_LINE)
       throw new Error(`${p.name}: its :param line has ${line.length} characters (at most ${MAX_LINE}): give it a shorter brief in params.ts`);
-    return [line];
+    return line;
   });
+  for (const l of [title, summary]) if (l.length + 3 > MAX_LINE) throw new Error(`header line over ${MAX_LINE} characters: ${l}`);
   return [
     `// ${title}`,
-    '// GENERATED by `npm run cypher:render` from cypher/partials/ (each section names its partial) and server/retrieval/params.ts:',
-    '// edit those, not this file. Each parameter in full: docs/parameters.md.',
-    '//',
-    ...about.map((l) => `// ${l}`),
-    '//',
-    '// To run in Neo4j Browser or cypher-shell, set the parameters first (copy, remove the leading "// "):',
+    `// ${summary}`,
+    '// GENERATED by `npm run cypher:render` from cypher/partials/ (each section names its partial) and server/retrieval/params.ts: edit those.',
+    '// To run in Neo4j Browser or cypher-shell, set the parameters first (copy, remove the leading "// "; each in full: docs/parameters.md):',
     ...block,
   ].map((text) => ({ text, from }));
 }
@@ -259,6 +222,9 @@ function headerParams(specs: Record<string, ParamSpec>, questionDoc: string): { 
 interface Statement {
   mode: Mode;
   title: string;
+  /** One line under the title. */
+  summary: string;
+  /** The longer description, in docs/parameters.md. */
   about: string[];
   /** Parameters of the mode's table this file does not read (the other engine's). */
   omit?: string[];
@@ -289,6 +255,8 @@ function gatedFile(steps: number, which: string): Statement {
   return {
     mode: 'gated',
     title: 'graph-recall: gated mode - query-aware spreading activation (one statement, read-only)',
+    summary:
+      "Seeds, then $steps rounds of spreading activation over $relTypes, each hop x $decay x the gate; passages scored from their entities' activations.",
     about: [
       'Seeds from the entity vector index (plus exact-name, caller and fact seeds: the entities of the',
       "question's nearest facts in the fact_<TYPE> relationship vector indexes), then $steps rounds of",
@@ -317,6 +285,7 @@ const FILES: Record<string, Statement> = {
   [MODES.ppr.file]: {
     mode: 'ppr',
     title: 'graph-recall: ppr mode, engine push - Personalized PageRank by a local push in Cypher (one statement, read-only)',
+    summary: 'Seeds as in gated mode, then Personalized PageRank by $pushRounds rounds of a local push on the stored graph; passages scored as in gated mode.',
     about: [
       ...PPR_ABOUT,
       'The push runs $pushRounds rounds on the stored graph: no projection, no GDS. The server runs',
@@ -336,6 +305,7 @@ const FILES: Record<string, Statement> = {
   [PPR_GDS_FILE]: {
     mode: 'ppr',
     title: 'graph-recall: ppr mode, engine gds - Personalized PageRank with Neo4j GDS (one statement, read-only)',
+    summary: 'Seeds as in gated mode, then GDS Personalized PageRank on the projection $graphName; passages scored as in gated mode.',
     about: [
       ...PPR_ABOUT,
       'GDS PageRank runs on the projection $graphName (see cypher/ppr_projection.cypher). The server',
@@ -354,6 +324,7 @@ const FILES: Record<string, Statement> = {
   [MODES.vector.file]: {
     mode: 'vector',
     title: 'graph-recall: vector mode - plain dense passage search, the baseline (one statement, read-only)',
+    summary: 'The top $topK passages by cosine from the passage vector index, the facts read in them and the entities they mention.',
     about: [
       'The top $topK passages by cosine to the question from the passage vector index, the facts',
       'read in them and the entities they mention. On a graph without passages, or when $relTypes',
@@ -365,6 +336,7 @@ const FILES: Record<string, Statement> = {
   [MODES.hybrid.file]: {
     mode: 'hybrid',
     title: 'graph-recall: hybrid mode - dense + full-text passage search, fused by rank (one statement, read-only)',
+    summary: 'The passage vector index and a full-text index each give $hybridK passages, fused by rank (sum of 1 / ($rrfK + rank)); facts as in vector mode.',
     about: [
       'The strong cheap baseline: the passage vector index and a Lucene full-text index on passage',
       'title and text each give $hybridK passages; reciprocal rank fusion (sum of 1 / ($rrfK + rank))',
@@ -380,7 +352,21 @@ export function renderStatementLines(file: string): RenderedLine[] {
   if (!st) throw new Error(`no statement file ${file}`);
   const specs = Object.fromEntries(Object.entries(MODES[st.mode].params as Record<string, ParamSpec>).filter(([k]) => !st.omit?.includes(k)));
   const questionDoc = st.mode === 'hybrid' ? 'the question text (full-text search and exact-name seeds, may be empty)' : QUESTION_DOCS.question;
-  return [...header(st.title, st.about, headerParams(specs, questionDoc)), ...st.body({ n: 0 }).flat()];
+  return [...header(st.title, st.summary, headerParams(specs, questionDoc)), ...st.body({ n: 0 }).flat()];
+}
+
+const PROJECTION_TITLE = 'graph-recall: the GDS projection used by ppr mode with engine gds - create, refresh, drop or inspect it';
+const PROJECTION_ABOUT = [
+  'The server runs this after ingestion (refresh) and on POST /v1/projection. A projection',
+  'older than the last write to the graph is reported stale by retrieve_ppr_gds.cypher.',
+];
+
+/** What docs/parameters.md says of each rendered file: its title and its longer description. */
+export function statementNotes(): { file: string; title: string; about: string[] }[] {
+  return [
+    ...Object.entries(FILES).map(([file, st]) => ({ file, title: st.title, about: st.about })),
+    { file: 'ppr_projection.cypher', title: PROJECTION_TITLE, about: PROJECTION_ABOUT },
+  ];
 }
 
 export const PROJECTION_PARAMS: Record<string, ParamSpec> = {
@@ -391,11 +377,8 @@ export const PROJECTION_PARAMS: Record<string, ParamSpec> = {
 
 function renderProjectionLines(): RenderedLine[] {
   const h = header(
-    'graph-recall: the GDS projection used by ppr mode with engine gds - create, refresh, drop or inspect it',
-    [
-      'The server runs this after ingestion (refresh) and on POST /v1/projection. A projection',
-      'older than the last write to the graph is reported stale by retrieve_ppr_gds.cypher.',
-    ],
+    PROJECTION_TITLE,
+    'Run by the server after ingestion (refresh) and on POST /v1/projection; retrieve_ppr_gds.cypher reports an older projection stale.',
     Object.entries(PROJECTION_PARAMS).map(([name, s]) => ({ name, value: cypherLiteral(s.default), brief: s.doc })),
   );
   return [...h, ...partial('projection_body')];
@@ -442,7 +425,7 @@ export function driftReport(name: string, committed: string, lines: RenderedLine
   return out.join('\n');
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(ROOT, 'server/retrieval/render.ts')) {
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(ROOT, 'scripts/render-cypher.ts')) {
   for (const [name, text] of Object.entries(renderAll())) {
     fs.writeFileSync(path.join(CYPHER_DIR, name), text);
     console.log(`wrote cypher/${name}`);

@@ -1,0 +1,42 @@
+import type { Config } from './config.js';
+import { ensureEmbedder } from './db/embedder-guard.js';
+import { ensureFactIndexes } from './db/fact-indexes.js';
+import { migrateStore } from './db/migrate.js';
+import { ensureProjection } from './db/projection.js';
+import type { Startup } from './health.js';
+import { loadDemoIfEmpty } from './ingest/demo.js';
+import { walkedTypes } from './ingest/index.js';
+import { Jobs } from './jobs/index.js';
+import { ServedRetriever } from './planning.js';
+import type { Services } from './services.js';
+
+/**
+ * Readies a reachable database for the API, each phase reported to `startup`: migrations, the
+ * embedder guard, the demo corpus into an empty database, curated relationship types added to
+ * the walk's allow-list (with their fact indexes), the ppr projection. Returns the Services the
+ * API serves, with that allow-list, and their retriever, whose statements are not planned yet.
+ */
+export async function prepareServices(base: Services, startup: Startup): Promise<{ full: Services; retriever: ServedRetriever }> {
+  const { config, store, embedder, logger } = base;
+  startup.enter('migrations');
+  const m = await migrateStore(base);
+  logger.info({ applied: m.applied, embedder: embedder.id }, 'migrations done');
+  await ensureEmbedder(store, embedder);
+  startup.enter('demo');
+  await loadDemoIfEmpty(base, (p) => startup.setProgress(p.stage, p.done, p.total));
+  startup.enter('projection');
+  // Curated graphs (Hetionet) bring their own relationship types: the walk may follow them too.
+  const allowed = await walkedTypes(store, config.traverseTypes);
+  // Each walked type's fact index (the statements search them for fact seeds); empty until its facts are embedded.
+  await ensureFactIndexes(store, allowed, embedder.dimension);
+  const projection = await ensureProjection(store.driver, { graphName: config.pprGraphName, database: store.database, extraTypes: allowed });
+  if (projection !== 'none') logger.info({ graphName: config.pprGraphName }, 'ppr projection built');
+  const served: Config = { ...config, traverseTypes: allowed };
+  const retriever = new ServedRetriever(store, {
+    timeoutMs: served.queryTimeoutMs,
+    allowedRelTypes: served.traverseTypes,
+    pprGraphName: served.pprGraphName,
+    cosineFloor: embedder.cosineFloor,
+  });
+  return { full: { ...base, config: served, retriever, jobs: new Jobs({ ...base, config: served }) }, retriever };
+}

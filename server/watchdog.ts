@@ -1,0 +1,34 @@
+import { DatabaseWatch } from './db/watch.js';
+import { DEFAULT_MODE, type Replanner } from './planning.js';
+import type { Services } from './services.js';
+
+/** How often the server checks that the database answers and the ppr projection exists. */
+const WATCH_INTERVAL_MS = 500;
+
+/**
+ * The watchdog of a running server: when the database answers again after an outage, every
+ * statement is planned again, the default mode first, and the ppr projection rebuilt as soon as
+ * the default mode's plan is done (not on the first ppr request); a projection that vanished
+ * while the database ran is rebuilt too.
+ */
+export function watchDatabase(svc: Services, replanner: Replanner): DatabaseWatch {
+  const projection = svc.retriever.projection;
+  const heal = () => {
+    if (projection.wanted && !projection.building && !replanner.holdProjection) projection.heal();
+  };
+  return new DatabaseWatch(svc.store.driver, {
+    database: svc.store.database,
+    graphName: svc.config.pprGraphName,
+    intervalMs: WATCH_INTERVAL_MS,
+    onDown: (err) => {
+      svc.logger.warn({ err }, 'database unreachable: retrieval answers 503 until it is back');
+      replanner.cancel();
+    },
+    onUp: () => {
+      svc.logger.info({ first: DEFAULT_MODE }, 'database answers again: re-planning the statements, then rebuilding the ppr projection');
+      void replanner.run((mode) => mode === DEFAULT_MODE && heal()).finally(heal);
+      heal();
+    },
+    onProjectionMissing: heal,
+  }).start();
+}
