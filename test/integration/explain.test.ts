@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import neo4j, { type Driver } from 'neo4j-driver';
-import { ROOT } from '../../server/config.js';
 import { createHashEmbedder } from '../../server/embedders/hash.js';
 import { manageProjection } from '../../server/db/projection.js';
 import { CYPHER_DIR } from '../../server/db/cypher.js';
 import { resetGraph, testDriver } from '../support/db.js';
+import { cli as runCli } from '../support/cli.js';
 import { bridgeFixture, loadGraph } from '../support/fixtures.js';
 import { postJson, startServer, type RunningServer } from '../support/server.js';
 
@@ -31,21 +30,11 @@ afterAll(async () => {
   await driver?.close();
 });
 
-/** The CLI, with a database address that answers nothing: explain must not need one. */
-function explain(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: Record<string, string | undefined> = { ...process.env, NEO4J_URI: 'bolt://127.0.0.1:1', EMBEDDER: 'hash' };
-  // The test server's configuration is the defaults: so is the CLI's.
-  for (const name of ['TRAVERSE_REL_TYPES', 'PPR_GRAPH_NAME']) delete env[name];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'graph-recall.mjs'), 'explain', ...args], { cwd: ROOT, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/**
+ * The CLI, with a database address that answers nothing: explain must not need one. The test
+ * server's configuration is the defaults: so is the CLI's.
+ */
+const explain = (args: string[]) => runCli(['explain', ...args], { EMBEDDER: 'hash', TRAVERSE_REL_TYPES: undefined, PPR_GRAPH_NAME: undefined });
 
 /**
  * What Neo4j Browser does with a pasted block: each `:param name => expression;`

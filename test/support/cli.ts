@@ -6,9 +6,10 @@ const BIN = path.join(ROOT, 'bin', 'graph-recall.mjs');
 
 /**
  * Runs the CLI with no database reachable: NEO4J_URI points nowhere, so a command that got as far
- * as connecting fails with 1 (a refusal before connecting exits with its own code).
+ * as connecting fails with 1 (a refusal before connecting exits with its own code). `env` adds to
+ * the test's environment; a variable set to undefined there is left out.
  */
-export function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NEO4J_URI: 'bolt://127.0.0.1:1', ...env } });
     let stdout = '';

