@@ -81,8 +81,10 @@ const JVM_FLAGS = [
   '--enable-native-access=ALL-UNNAMED',
 ];
 
+/** The path of `cmd` on PATH, or '' when it is missing. */
 function which(cmd) {
-  return spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).status === 0;
+  const r = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : '';
 }
 
 function parseSize(s) {
@@ -211,7 +213,7 @@ const classArchive = path.join(cfg.dataDir, 'jvm', 'neo4j-classes.jsa');
 function classArchiveFlags() {
   if (env('NEO4J_CDS', 'true') === 'false') return [];
   fs.mkdirSync(path.dirname(classArchive), { recursive: true });
-  const found = spawnSync('sh', ['-c', 'command -v java'], { encoding: 'utf8' }).stdout.trim();
+  const found = which('java');
   const javaBin = found ? fs.realpathSync(found) : null;
   const stale = (f) =>
     !fs.existsSync(f) ||

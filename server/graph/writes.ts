@@ -35,7 +35,8 @@ export interface BatchWritten {
 /**
  * Rows per statement when rows carry vectors. The driver encodes a statement's parameters on
  * the event loop in one go: a few hundred rows of 384-float vectors stalled the server (health,
- * retrievals) during a large ingest (bench/reports/code-notes/design-figures-2026-12-01). Slices of this many rows keep each stall short;
+ * retrievals) during a large ingest, and so did 64 (bench/reports/jobs/health-under-ingest-2026-12-02).
+ * Slices of this many rows keep each stall short;
  * they run one after another in the caller's transaction, so a batch is still written whole or
  * not at all.
  */
