@@ -350,7 +350,9 @@ const HELP = `Usage: node docker/neo4j.mjs <start|stop|status|logs>  (npm run db
 Runs Neo4j ${pomVersion('neo4j.version')} with APOC ${pomVersion('apoc.version')} and GDS ${pomVersion('gds.version')}, resolved from Maven Central, without Docker.
 Environment (or .env): NEO4J_PASSWORD (default graph-recall-dev), NEO4J_BOLT_PORT (7687),
 NEO4J_HTTP_PORT (7474), NEO4J_HEAP (2g), NEO4J_PAGECACHE (1g), NEO4J_DATA_DIR (.data/neo4j),
-NEO4J_START_TIMEOUT (seconds a start may take before it is abandoned: 180; more on a loaded machine).`;
+NEO4J_START_TIMEOUT (seconds a start may take before it is abandoned: 180; more on a loaded machine),
+NEO4J_CDS (true: keep a JVM class-data archive in NEO4J_DATA_DIR/jvm, written at the first stop, so later
+starts serve and plan sooner), NEO4J_JVM_OPTS (extra JVM options, space-separated; empty).`;
 
 const commands = { start, stop, status, logs };
 const cmd = process.argv[2];
