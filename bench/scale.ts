@@ -4,7 +4,7 @@
  * statement through the Retriever against the bare passage vector-index query, interleaved.
  *
  *   npm run bench:scale -- --sizes 10000,100000 --out DIR [--questions 40] [--warmup 5]
- *                          [--bulk offline|online] [--reuse] [--seed 1] [--curated-full 50000]
+ *                          [--bulk offline|online] [--reuse] [--seed 1] [--curated-full 50000] [--no-gds]
  *
  * Each size gets its own embedded Neo4j in .data/neo4j-scale-<size> (bolt SCALE_BOLT_PORT,
  * default 20687; NEO4J_HEAP / NEO4J_PAGECACHE, default 6g / 5g), started for that size and
@@ -22,6 +22,7 @@ import { ensureFactIndexes } from '../server/db/fact-indexes.js';
 import { cosineFloorOf } from '../server/embedders/index.js';
 import { DEFAULT_TRAVERSE_TYPES } from '../server/graph/facts.js';
 import { recordImport } from '../server/graph/bulk.js';
+import { manageProjection } from '../server/db/projection.js';
 import { GraphStore } from '../server/db/store.js';
 import { loadOnline } from '../server/ingest/import/online.js';
 import { embeddedAdmin, runAdminImport, writeImportCsv } from '../server/ingest/import/offline.js';
@@ -33,9 +34,9 @@ import { loadBaseVectors } from './scale/base-vectors.js';
 import { generateScaleGraph, type ScaleGraph } from './scale/generate.js';
 import { memoryModel, storeSizes } from './scale/model.js';
 import { writeScaleReport } from './scale/report.js';
-import type { BuildFigures, Latency, SizeResult } from './scale/types.js';
+import type { BuildFigures, GdsFigures, Latency, SizeResult } from './scale/types.js';
 
-const USAGE = `usage: npm run bench:scale -- --sizes 10000,100000 --out DIR [--questions 40] [--warmup 5] [--bulk offline|online] [--reuse] [--seed 1] [--curated-full 50000]`;
+const USAGE = `usage: npm run bench:scale -- --sizes 10000,100000 --out DIR [--questions 40] [--warmup 5] [--bulk offline|online] [--reuse] [--seed 1] [--curated-full 50000] [--no-gds]`;
 const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: '10000,100000' },
@@ -46,6 +47,7 @@ const { values } = parseArgs({
     reuse: { type: 'boolean' },
     seed: { type: 'string', default: '1' },
     'curated-full': { type: 'string', default: '50000' },
+    'no-gds': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -137,8 +139,26 @@ async function jvm(store: GraphStore, dataDir: string) {
   return { heap_mb: Number(heap.used) / 2 ** 20, heap_committed_mb: Number(heap.committed) / 2 ** 20, rss_mb: rssKb / 1024 };
 }
 
+/** ppr's GDS engine needs its in-memory projection: built here, timed, and its memory read from gds.graph.list. */
+async function project(store: GraphStore, graph: ScaleGraph): Promise<GdsFigures> {
+  const graphName = loadConfig().pprGraphName;
+  await manageProjection(store.driver, 'drop', { graphName });
+  const t0 = performance.now();
+  const state = await manageProjection(store.driver, 'create', { graphName, extraTypes: graph.curatedTypes });
+  const projection_s = secs(t0);
+  const r = await store.read('CALL gds.graph.list($g) YIELD sizeInBytes RETURN sizeInBytes', { g: graphName });
+  const figures = {
+    projection_s: Math.round(projection_s * 10) / 10,
+    projection_mb: Math.round(Number(r.records[0].get('sizeInBytes')) / 2 ** 20),
+    nodes: Number(state.nodeCount),
+    relationships: Number(state.relationshipCount),
+  };
+  console.log(`GDS projection: ${figures.nodes} nodes, ${figures.relationships} relationships in ${figures.projection_s} s, ${figures.projection_mb} MB`);
+  return figures;
+}
+
 /** Each mode's statement through the Retriever against the bare vector-index query, interleaved, rotating order. */
-async function measure(store: GraphStore, graph: ScaleGraph): Promise<Latency> {
+async function measure(store: GraphStore, graph: ScaleGraph, withGds: boolean): Promise<Latency> {
   const appCfg = loadConfig();
   const retriever = new Retriever(store, {
     timeoutMs: 300000,
@@ -158,6 +178,12 @@ async function measure(store: GraphStore, graph: ScaleGraph): Promise<Latency> {
     { name: 'bare', run: bare },
     ...MODES.map((m) => ({ name: m, run: (q: Q) => retriever.retrieve({ mode: m, question: q.text, questionEmbedding: q.embedding }) })),
   ];
+  if (withGds) {
+    variants.push({
+      name: 'ppr_gds',
+      run: (q: Q) => retriever.retrieve({ mode: 'ppr', question: q.text, questionEmbedding: q.embedding, params: { engine: 'gds' } }),
+    });
+  }
   const times = new Map(variants.map((v) => [v.name, [] as number[]]));
   const dbMs = new Map(variants.map((v) => [v.name, [] as number[]]));
   const seeds = new Map(variants.map((v) => [v.name, [] as number[]]));
@@ -179,7 +205,7 @@ async function measure(store: GraphStore, graph: ScaleGraph): Promise<Latency> {
     bare_p50_ms: r1(percentile(times.get('bare')!, 50)),
     bare_p95_ms: r1(percentile(times.get('bare')!, 95)),
     modes: Object.fromEntries(
-      MODES.map((m) => [
+      [...MODES, ...(withGds ? ['ppr_gds'] : [])].map((m) => [
         m,
         {
           p50_ms: r1(percentile(times.get(m)!, 50)),
@@ -229,7 +255,9 @@ async function main() {
       )
     ).records[0].toObject() as Record<string, number>;
     for (const k of Object.keys(counts)) counts[k] = Number(counts[k]);
-    const latency = await measure(store, graph);
+    const gds = values['no-gds'] ? null : await project(store, graph);
+    const latency = await measure(store, graph, gds !== null);
+    if (gds) await manageProjection(store.driver, 'drop', { graphName: loadConfig().pprGraphName });
     const mem = await jvm(store, dataDir);
     await store.close();
     db('stop', dataDir);
@@ -246,6 +274,7 @@ async function main() {
       counts,
       build: built,
       sizes: sizesOnDisk,
+      gds,
       generated: { facts: graph.facts, curatedEdges: graph.curatedEdges, curatedEntities: graph.curatedEntities, topDegrees: graph.topDegrees },
     };
     results.push(r);

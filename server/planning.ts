@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { classifyDbError } from './db/driver.js';
 import { databaseUnreachable, dbError } from './errors.js';
-import { Retriever, toDriverParams } from './retrieval/client.js';
+import { PLAN_TIMEOUT_MS, Retriever, toDriverParams } from './retrieval/client.js';
 import { MODE_NAMES, type Mode, statementFile } from './retrieval/params.js';
 import { CYPHER_DIR } from './db/cypher.js';
 import type { ModeReadiness, Services } from './services.js';
@@ -17,8 +17,6 @@ import type { ModeReadiness, Services } from './services.js';
 /** The mode a request gets when it names none (POST /v1/retrieve, /v1/answer): planned first. */
 export const DEFAULT_MODE: Mode = 'gated';
 
-/** The longest a warm-up statement may run (planning a long statement on a cold, busy JVM takes seconds). */
-const WARM_UP_TIMEOUT_MS = 120_000;
 /** After the default mode, the others cheapest plan first. */
 const CHEAPEST_FIRST: Mode[] = ['vector', 'hybrid', 'ppr', 'gated'];
 /**
@@ -46,7 +44,7 @@ async function planStatement(svc: Services, mode: Mode, embedding: number[]): Pr
   const text = fs.readFileSync(path.join(CYPHER_DIR, statementFile(mode, params)), 'utf8');
   const session = svc.store.driver.session({ database: svc.store.database, defaultAccessMode: 'READ' });
   try {
-    const tx = await session.beginTransaction({ timeout: WARM_UP_TIMEOUT_MS });
+    const tx = await session.beginTransaction({ timeout: PLAN_TIMEOUT_MS });
     try {
       await tx.run(text, toDriverParams(params));
       await tx.commit();
@@ -89,7 +87,7 @@ export async function warmUp(svc: Services, opts: WarmUpOptions = {}): Promise<n
         return await work();
       } catch (e) {
         if (!current()) throw new Cancelled('the database went away again');
-        if (classifyDbError(e) !== 'unavailable' || performance.now() - t0 > WARM_UP_TIMEOUT_MS) throw e;
+        if (classifyDbError(e) !== 'unavailable' || performance.now() - t0 > PLAN_TIMEOUT_MS) throw e;
         await new Promise((r) => setTimeout(r, 100));
       }
     }

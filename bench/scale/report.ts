@@ -59,6 +59,22 @@ export function writeScaleReport(out: string, rows: SizeResult[], model: MemoryM
         `${int(r.build?.passages_per_s)} | ${int(r.build?.rows_per_s)} | ${f1(r.build?.index_s)} | ${int(r.build_s)} | ${int(r.store_mb)} | ${int(r.heap_mb)} | ${int(r.rss_mb)} |`,
     ),
     '',
+    ...(rows.some((r) => r.gds)
+      ? [
+          "## ppr's GDS engine (its in-memory projection, built once per size; latency interleaved with the rest)",
+          '',
+          '| passages | projected nodes | projected relationships | projection build s | projection MB | ppr (gds) p50 / p95 ms | ppr (gds) / bare |',
+          '|---|---|---|---|---|---|---|',
+          ...rows
+            .filter((r) => r.gds && r.modes.ppr_gds)
+            .map(
+              (r) =>
+                `| ${int(r.passages)} | ${int(r.gds!.nodes)} | ${int(r.gds!.relationships)} | ${f1(r.gds!.projection_s)} | ${int(r.gds!.projection_mb)} | ` +
+                `${f1(r.modes.ppr_gds.p50_ms)} / ${f1(r.modes.ppr_gds.p95_ms)} | ${ratio(r, 'ppr_gds').toFixed(2)}x |`,
+            ),
+          '',
+        ]
+      : []),
     '## Memory and disk model (model.json)',
     '',
     `Per vector in the store ${model.bytes.per_vector_in_store} B (float32 in dynamic array records), per record ${model.bytes.per_record_in_store} B, ` +

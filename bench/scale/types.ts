@@ -21,6 +21,14 @@ export interface Latency {
   modes: Record<string, { p50_ms: number; p95_ms: number; db_p50_ms: number; seeds_p50: number }>;
 }
 
+/** ppr's GDS engine at this size: its projection's build time and memory, and its latency in Latency.modes.ppr_gds. */
+export interface GdsFigures {
+  projection_s: number;
+  projection_mb: number;
+  nodes: number;
+  relationships: number;
+}
+
 export interface SizeResult extends Latency {
   passages: number;
   entities: number;
@@ -32,5 +40,6 @@ export interface SizeResult extends Latency {
   counts: Record<string, number>;
   build: BuildFigures | null;
   sizes: StoreSizes;
+  gds: GdsFigures | null;
   generated: { facts: number; curatedEdges: number; curatedEntities: number; topDegrees: number[] };
 }

