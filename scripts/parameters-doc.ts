@@ -4,7 +4,7 @@
  *
  *   npm run docs:parameters        rewrites docs/parameters.md
  *
- * test/unit/parameters-doc.test.ts fails when the committed page differs from this output.
+ * test/unit/retrieval/parameters-doc.test.ts fails when the committed page differs from this output.
  */
 import fs from 'node:fs';
 import path from 'node:path';

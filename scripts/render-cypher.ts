@@ -14,7 +14,7 @@ import { GATED_DEEP_FILE, GATED_FILE_STEPS, MAX_PUSH_ROUNDS, MAX_STEPS, MODES, P
  * number), as in the authors' reference code: the first copy carries the
  * explanation, each later one a one-line banner and the same code.
  * `npm run cypher:render` rewrites the files; the render check
- * (test/unit/render.test.ts, driftReport) names each line that differs and the
+ * (test/unit/retrieval/render.test.ts, driftReport) names each line that differs and the
  * partial it comes from.
  */
 const PARTIALS = path.join(CYPHER_DIR, 'partials');

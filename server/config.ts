@@ -32,7 +32,7 @@ export function loadDotEnv(file = path.join(ROOT, '.env')): NodeJS.ProcessEnv {
 // ---------------------------------------------------------------------------------------------
 // The schema: every environment variable the server reads, with its type, range, default and a
 // one-line description. .env.example and the table in docs/configuration.md list exactly these
-// (test/unit/config.test.ts checks both).
+// (test/unit/cli/config.test.ts checks both).
 
 /** How a default is shown in the reference when it is not a literal (derived from other variables). */
 const shownDefaults = new WeakMap<z.ZodTypeAny, string>();

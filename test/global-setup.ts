@@ -46,7 +46,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.NEO4J_USER = 'neo4j';
   process.env.NEO4J_PASSWORD = 'graph-recall-test';
   process.env.GRAPH_RECALL_TEST_LAUNCHED = '1';
-  // What the launcher was started with, so a test can stop and start the same database (test/integration/outage.test.ts).
+  // What the launcher was started with, so a test can stop and start the same database (test/integration/lifecycle/outage.test.ts).
   process.env.NEO4J_BOLT_PORT = env.NEO4J_BOLT_PORT;
   process.env.NEO4J_HTTP_PORT = env.NEO4J_HTTP_PORT;
   process.env.NEO4J_DATA_DIR = env.NEO4J_DATA_DIR;

@@ -1,0 +1,182 @@
+// Subject: fact seeds: relationship vector indexes feeding the walk.
+import type { Driver } from 'neo4j-driver';
+import { rng } from '../../../bench/lib/random.js';
+import { GraphStore } from '../../../server/db/store.js';
+import { Retriever } from '../../../server/retrieval/client.js';
+import { manageProjection } from '../../../server/db/projection.js';
+import type { Mode } from '../../../server/retrieval/params.js';
+import { TEST_DIM, randomUnit, resetGraph, testDriver } from '../../support/db.js';
+import { type FixtureGraph, loadGraph, withCosine } from '../../support/fixtures.js';
+
+/**
+ * Fact seeds (HippoRAG 2's query-to-triple match): the question against each walked type's fact
+ * index. "Which compounds treat Bone Cancer?" names the disease, but the compounds' descriptions
+ * look nothing like the question, while three anatomy terms ("... Bone") look much like it: the
+ * gate alone ranks the anatomies first. The treats facts' sentences are the question's nearest
+ * facts, so their compounds become seeds and rank first.
+ *
+ *   Cisplatin, Methotrexate -TREATS_CtD-> Bone Cancer -LOCALIZES_DlA-> Temporal/Occipital/Clavicle Bone
+ *   Bone Cancer -ASSOCIATES_DaG-> TP53;  Aspirin -TREATS_CtD-> Headache (a treats fact about another disease)
+ *
+ * A question that names entities is matched to their own facts; one that names none, to the
+ * nearest facts of every walked type's index.
+ */
+const rand = rng(23);
+const q = randomUnit(rand, TEST_DIM);
+const ent = (id: string, name: string, type: string, descCos: number) => ({
+  id,
+  name,
+  type,
+  embedding: withCosine(q, 0.05, rand),
+  descriptionEmbedding: withCosine(q, descCos, rand),
+});
+const fact = (from: string, to: string, type: string, predicate: string, cos?: number) => ({
+  from,
+  to,
+  type,
+  predicate,
+  ...(cos === undefined ? {} : { embedding: withCosine(q, cos, rand) }),
+});
+const graph: FixtureGraph = {
+  entities: [
+    ent('d:bone', 'Bone Cancer', 'Disease', 0.3),
+    ent('c:cis', 'Cisplatin', 'Compound', 0.05),
+    ent('c:mtx', 'Methotrexate', 'Compound', 0.05),
+    ent('a:temp', 'Temporal Bone', 'Anatomy', 0.25),
+    ent('a:occ', 'Occipital Bone', 'Anatomy', 0.25),
+    ent('a:clav', 'Clavicle Bone', 'Anatomy', 0.25),
+    ent('g:tp53', 'TP53', 'Gene', 0.2),
+    ent('c:asp', 'Aspirin', 'Compound', 0.05),
+    ent('d:head', 'Headache', 'Disease', 0.05),
+    ent('v:1950', '1950', 'Date', 0.05),
+  ],
+  passages: [],
+  relations: [
+    fact('c:cis', 'd:bone', 'TREATS_CtD', 'treats', 0.8),
+    fact('c:mtx', 'd:bone', 'TREATS_CtD', 'treats', 0.75),
+    fact('c:asp', 'd:head', 'TREATS_CtD', 'treats', 0.6),
+    fact('d:bone', 'a:temp', 'LOCALIZES_DlA', 'localizes', 0.3),
+    fact('d:bone', 'a:occ', 'LOCALIZES_DlA', 'localizes', 0.3),
+    fact('d:bone', 'a:clav', 'LOCALIZES_DlA', 'localizes', 0.3),
+    // The nearest fact of all, but its far end is a literal (a date): a value, never a seed.
+    fact('d:bone', 'v:1950', 'FIRST_DESCRIBED', 'first described in', 0.9),
+    // Not embedded: no fact seed can come from it.
+    fact('d:bone', 'g:tp53', 'ASSOCIATES_DaG', 'associates'),
+  ],
+};
+const TYPES = ['TREATS_CtD', 'LOCALIZES_DlA', 'ASSOCIATES_DaG', 'FIRST_DESCRIBED'];
+const question = 'Which compounds treat Bone Cancer?';
+
+let driver: Driver;
+let retriever: Retriever;
+const ask = (mode: Mode, params: Record<string, unknown> = {}) => retriever.retrieve({ mode, question, questionEmbedding: q, params });
+const nonSeedAnchor = (ids: string[]) => ids.filter((id) => id !== 'd:bone');
+
+beforeAll(async () => {
+  driver = await testDriver();
+  await resetGraph(driver);
+  await loadGraph(driver, graph);
+  await manageProjection(driver, 'refresh', { graphName: 'graph_recall_ppr', extraTypes: TYPES });
+  retriever = new Retriever(new GraphStore(driver, 'neo4j'), {
+    timeoutMs: 120000,
+    allowedRelTypes: ['RELATED', 'SAME_AS', ...TYPES],
+    pprGraphName: 'graph_recall_ppr',
+  });
+});
+afterAll(async () => {
+  await driver.close();
+});
+
+describe('fact seeds', () => {
+  test("the nearest facts seed both their entities, each at its fact's cosine", async () => {
+    const r = await ask('gated');
+    const seeds = new Map(r.seeds.map((s) => [s.id, s]));
+    expect(seeds.get('d:bone')).toMatchObject({ sources: ['name', 'fact'], activation: 1 });
+    expect(seeds.get('c:cis')).toMatchObject({ sources: ['fact'], score: null });
+    // Cosines are computed in float (vector.similarity.cosine), so they match to 6 places.
+    expect(seeds.get('c:cis')!.factScore).toBeCloseTo(0.8, 6);
+    // A fact seed starts with its fact's cosine (the fact's score, as HippoRAG 2 seeds them).
+    expect(seeds.get('c:cis')!.activation).toBeCloseTo(0.8, 6);
+    expect(seeds.get('c:mtx')!.activation).toBeCloseTo(0.75, 6);
+    // The question names Bone Cancer: its own facts are matched (factSeedK 5: the date fact, the two
+    // treats facts and two of the three localizes facts), not Aspirin's, which is about another disease.
+    expect(r.seeds.filter((s) => s.id.startsWith('a:'))).toHaveLength(2);
+    expect(seeds.has('c:asp')).toBe(false);
+    expect(seeds.has('v:1950')).toBe(false);
+    // A relationship without a vector is never a fact seed.
+    expect(seeds.has('g:tp53')).toBe(false);
+  });
+
+  test("factWordBonus: a named entity's facts whose predicate the question writes rank first; their activation stays the cosine", async () => {
+    // Two fact seeds: without the bonus the date fact (0.9) and Cisplatin's (0.8) take them.
+    const plain = new Map((await ask('gated', { factSeedK: 2 })).seeds.map((s) => [s.id, s]));
+    expect(plain.has('c:cis')).toBe(true);
+    expect(plain.has('c:mtx')).toBe(false);
+    // "treat" in the question begins with "treat" (treats): both treats facts rank above the date fact.
+    const worded = new Map((await ask('gated', { factSeedK: 2, factWordBonus: 0.2 })).seeds.map((s) => [s.id, s]));
+    expect(worded.get('c:mtx')!.activation).toBeCloseTo(0.75, 6);
+    expect(worded.get('c:cis')!.activation).toBeCloseTo(0.8, 6);
+    // A predicate the question does not write gets nothing: a bonus too small to pass the date fact changes nothing.
+    const small = new Map((await ask('gated', { factSeedK: 2, factWordBonus: 0.05 })).seeds.map((s) => [s.id, s]));
+    expect(small.has('c:mtx')).toBe(false);
+  });
+
+  test('a question that names nothing is matched to the nearest facts of every walked type', async () => {
+    const r = await retriever.retrieve({ mode: 'gated', question: 'Which compounds treat it?', questionEmbedding: q });
+    const seeds = new Map(r.seeds.map((s) => [s.id, s]));
+    // The fact indexes' five nearest: the date fact, the two bone-cancer treats facts, Aspirin's, and a localizes fact.
+    expect([...seeds.keys()].filter((id) => id.startsWith('c:')).sort()).toEqual(['c:asp', 'c:cis', 'c:mtx']);
+    expect(seeds.get('c:asp')!.activation).toBeCloseTo(0.6, 6);
+    expect(r.seeds.filter((s) => s.id.startsWith('a:'))).toHaveLength(1);
+    expect(seeds.has('v:1950')).toBe(false);
+    expect(seeds.get('d:bone')!.activation).toBeCloseTo(0.9, 6);
+    expect(r.seeds.every((s) => s.sources.includes('fact'))).toBe(true);
+  });
+
+  test.each(['gated', 'ppr'] as Mode[])('%s: the compounds the treats facts name rank first; without fact seeds the look-alike anatomies do', async (mode) => {
+    const withFacts = nonSeedAnchor((await ask(mode)).entities.map((e) => e.id));
+    // Both bone-cancer compounds above every anatomy (ppr may put Aspirin, whose fact is about
+    // another disease, between them: its component keeps its PageRank mass).
+    const lastCompound = Math.max(withFacts.indexOf('c:cis'), withFacts.indexOf('c:mtx'));
+    const firstAnatomy = Math.min(...withFacts.filter((id) => id.startsWith('a:')).map((id) => withFacts.indexOf(id)));
+    expect(lastCompound).toBeLessThan(firstAnatomy);
+    const without = await ask(mode, { factSeedK: 0 });
+    expect(without.seeds.map((s) => s.id)).toEqual(['d:bone']);
+    const ranked = nonSeedAnchor(without.entities.map((e) => e.id));
+    expect(ranked.slice(0, 3).every((id) => id.startsWith('a:'))).toBe(true);
+    // Cisplatin is ranked below them, or (its gate too small to pass the threshold) not reached at all.
+    const cis = ranked.indexOf('c:cis');
+    expect(cis === -1 || cis > 2).toBe(true);
+  });
+
+  test.each(['gated', 'ppr'] as Mode[])('%s: a seed whose walk reaches no neighbour still gives its own facts, by their gate', async (mode) => {
+    // No fact seeds, and a threshold no hop passes: the walk activates nothing beyond the seed.
+    const r = await ask(mode, { factSeedK: 0, ...(mode === 'gated' ? { threshold: 0.5 } : {}) });
+    expect(r.context).toMatch(/^Facts:\n- /);
+    // The seed's own relationships, the best gate first: the three anatomies (0.25) before TP53 (0.2).
+    const objects = r.facts.map((f) => f.object.id);
+    expect(new Set(objects.slice(0, 3))).toEqual(new Set(['a:temp', 'a:occ', 'a:clav']));
+  });
+
+  test('the fact that seeded a compound is among the facts, and in the context', async () => {
+    const r = await ask('gated');
+    const texts = r.facts.map((f) => f.text);
+    expect(texts).toContain('Cisplatin treats Bone Cancer');
+    expect(r.context).toContain('- Cisplatin treats Bone Cancer');
+  });
+
+  test('only the walked types are searched: relTypes without TREATS_CtD gives no treats fact seed', async () => {
+    const r = await ask('gated', { relTypes: ['LOCALIZES_DlA', 'ASSOCIATES_DaG', 'FIRST_DESCRIBED'] });
+    const ids = r.seeds.map((s) => s.id);
+    expect(ids).not.toContain('c:cis');
+    expect(ids.filter((id) => id.startsWith('a:'))).toHaveLength(3);
+  });
+
+  test('vector and hybrid report the same seeds (their passages do not depend on them)', async () => {
+    const gated = await ask('gated');
+    for (const mode of ['vector', 'hybrid'] as Mode[]) {
+      const r = await ask(mode);
+      expect(r.seeds.map((s) => [s.id, s.activation])).toEqual(gated.seeds.map((s) => [s.id, s.activation]));
+    }
+  });
+});

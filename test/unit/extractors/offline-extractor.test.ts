@@ -1,0 +1,227 @@
+// Subject: server/extractors/offline/: the rule-based extractor (names, relations, descriptions).
+import { createOfflineExtractor, DESCRIPTION_MAX_CHARS, MAX_RELATIONS_PER_SENTENCE } from '../../../server/extractors/offline/index.js';
+import { normalizeName } from '../../../server/graph/facts.js';
+import type { Extraction, ExtractedEntity } from '../../../server/extractors/types.js';
+
+const extractor = createOfflineExtractor();
+
+async function run(title: string, text: string): Promise<Extraction> {
+  return extractor.extract({ id: 't', title, text });
+}
+
+function entity(x: Extraction, name: string): ExtractedEntity | undefined {
+  return x.entities.find((e) => normalizeName(e.name) === normalizeName(name));
+}
+
+function names(x: Extraction): string[] {
+  return x.entities.map((e) => e.name);
+}
+
+const SNOW_TEXT = 'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. He moved to Nashville, Tennessee in 1949 and joined the Grand Ole Opry.';
+
+describe('offline extractor', () => {
+  it('has the documented id', () => {
+    expect(extractor.id).toBe('offline:v2');
+  });
+
+  it('extracts a named person and a place with guessed types', async () => {
+    const x = await run('Marie Curie', 'Marie Curie was born in Warsaw. She married Pierre Curie in Paris.');
+    expect(entity(x, 'Marie Curie')?.type).toBe('Person');
+    expect(entity(x, 'Pierre Curie')?.type).toBe('Person');
+    expect(entity(x, 'Warsaw')?.type).toBe('Place');
+    expect(entity(x, 'Paris')?.type).toBe('Place');
+  });
+
+  it('keeps multiword proper names with connectors whole, plus their parts', async () => {
+    const x = await run('Election', 'In 2015 the Green Party of England and Wales won a seat in Brighton.');
+    expect(names(x)).toContain('Green Party of England and Wales');
+    expect(entity(x, 'England')).toBeDefined();
+    expect(entity(x, 'Wales')).toBeDefined();
+    expect(entity(x, '2015')?.type).toBe('Date');
+  });
+
+  it('adds the title as an entity even when the text never names it, stripping the disambiguator', async () => {
+    const x = await run('The Goose Woman (1925 film)', 'It was directed by Clarence Brown and stars Louise Dresser.');
+    const t = entity(x, 'The Goose Woman');
+    expect(t).toBeDefined();
+    expect(t?.name).toBe('The Goose Woman');
+    expect(t?.type).toBe('Work');
+    // title entity description = first sentence(s)
+    expect(t?.description).toContain('It was directed by Clarence Brown');
+    // the title links to the entities of the passage, with the verb of the sentence
+    expect(x.relations).toContainEqual({ subject: 'The Goose Woman', predicate: 'direct_by', object: 'Clarence Brown' });
+  });
+
+  it('links two entities that co-occur in a sentence with the verb lemma as predicate', async () => {
+    const x = await run('Hank Snow', SNOW_TEXT);
+    expect(x.relations).toContainEqual({ subject: 'Hank Snow', predicate: 'born_in', object: 'Brooklyn' });
+    // pronoun sentence: the title is the subject of the verb that governs the entity
+    expect(x.relations).toContainEqual({ subject: 'Hank Snow', predicate: 'join', object: 'Grand Ole Opry' });
+    // "<noun> of" predicates
+    const y = await run('Teutberga', 'Teutberga was a queen of Lotharingia. She was a daughter of Boso the Elder.');
+    expect(y.relations).toContainEqual({ subject: 'Teutberga', predicate: 'queen_of', object: 'Lotharingia' });
+    expect(y.relations).toContainEqual({ subject: 'Teutberga', predicate: 'daughter_of', object: 'Boso the Elder' });
+  });
+
+  it('extracts full dates, their years and "City, State" places', async () => {
+    const x = await run('Hank Snow', SNOW_TEXT);
+    expect(entity(x, 'May 9, 1914')?.type).toBe('Date');
+    expect(entity(x, '1914')?.type).toBe('Date');
+    expect(entity(x, 'Nashville, Tennessee')?.type).toBe('Place');
+    expect(entity(x, 'Nashville')?.type).toBe('Place');
+    expect(entity(x, 'May')).toBeUndefined();
+  });
+
+  it('does not emit function words, pronouns or sentence-initial capitals as entities', async () => {
+    const x = await run(
+      'Jaws',
+      'The film was released in June 1975. In the same year, it was shown in London. However, they said it was great. Their critics agreed. Locations are listed below.',
+    );
+    const keys = x.entities.map((e) => normalizeName(e.name));
+    for (const junk of ['the', 'in', 'however', 'it', 'they', 'their', 'film', 'locations', 'same year', '']) expect(keys).not.toContain(junk);
+    expect(x.entities.some((e) => /^(The|In|However|It|They|Their)$/.test(e.name))).toBe(false);
+    expect(entity(x, 'London')).toBeDefined();
+    expect(entity(x, 'June 1975')?.type).toBe('Date');
+  });
+
+  describe('names at the start of a sentence', () => {
+    // Four short abstracts whose titles do not name the drug: each names it in its first word.
+    const ABSTRACTS: Array<[string, string, string]> = [
+      [
+        'Glutamate blockade in late-stage dementia',
+        "Memantine is an uncompetitive NMDA receptor antagonist licensed for moderate to severe Alzheimer's disease. In a 24-week trial, patients given memantine declined less than those on placebo.",
+        'Memantine',
+      ],
+      [
+        'Cholinergic therapy for mild dementia',
+        'Donepezil is a reversible acetylcholinesterase inhibitor taken once a day. Cholinesterase inhibitors give a modest benefit on cognition.',
+        'Donepezil',
+      ],
+      [
+        'Lipid lowering and cognitive decline',
+        'Atorvastatin lowers LDL cholesterol by inhibiting HMG-CoA reductase. However, trials found no cognitive benefit.',
+        'Atorvastatin',
+      ],
+    ];
+
+    it.each(ABSTRACTS)('finds the drug an abstract names first (%s)', async (title, text, drug) => {
+      const x = await run(title, text);
+      expect(entity(x, drug)?.name).toBe(drug);
+    });
+
+    it('relates a drug named at the start of a sentence to the names beside it', async () => {
+      const [title, text] = ABSTRACTS[0];
+      const x = await run(title, text);
+      expect(x.relations.some((r) => r.subject === 'Memantine' && r.object === 'NMDA')).toBe(true);
+      // the lowercase "memantine" of the second sentence is the same entity, not a second one
+      expect(x.entities.filter((e) => normalizeName(e.name) === 'memantine')).toHaveLength(1);
+      expect(entity(x, 'Memantine')?.description).toContain('patients given memantine');
+    });
+
+    it('keeps no common word of an abstract that starts its sentences with them', async () => {
+      const x = await run(
+        'Sleep and amyloid clearance',
+        'Sleep deprivation raises amyloid-beta in the cerebrospinal fluid. However, the effect was small. The effect was reversed by recovery sleep. This finding needs replication. Patients with chronic insomnia had higher tau. Treatment with melatonin did not help. Results were mixed. Burials were rare. Headquartered in Boston, the lab ran the trial.',
+      );
+      const keys = x.entities.map((e) => normalizeName(e.name));
+      for (const junk of ['however', 'the', 'this', 'patients', 'treatment', 'results', 'burials', 'headquartered', 'effect', 'finding', 'insomnia', 'tau'])
+        expect(keys).not.toContain(junk);
+      expect(entity(x, 'Boston')).toBeDefined();
+    });
+
+    it('recognises a sentence-initial name by evidence other than its capital', async () => {
+      // not an English word; an acronym; the subject of "is a"
+      const x = await run('', 'Itzcoatl ruled from 1427. NASA launched the probe in 1977. Aspirin is an analgesic taken for pain.');
+      for (const name of ['Itzcoatl', 'NASA', 'Aspirin']) expect(entity(x, name)).toBeDefined();
+      // a lone given name would merge every person of that name
+      const y = await run('', 'Stephen moved to Leeds in 1990.');
+      expect(entity(y, 'Stephen')).toBeUndefined();
+      expect(entity(y, 'Leeds')).toBeDefined();
+    });
+
+    it('finds lowercase compound names mid-sentence without taking common nouns', async () => {
+      const x = await run('', 'Patients were randomised to lisinopril or amlodipine after a first stroke. Both lowered systolic pressure more than placebo.');
+      expect(entity(x, 'lisinopril')).toBeDefined();
+      expect(entity(x, 'amlodipine')).toBeDefined();
+      const keys = x.entities.map((e) => normalizeName(e.name));
+      for (const common of ['patients', 'stroke', 'placebo', 'pressure', 'both']) expect(keys).not.toContain(common);
+      // an unknown lowercase word the passage never writes capitalised is no name
+      const y = await run('', 'The gmina borders three other gminas and a river.');
+      expect(y.entities.map((e) => normalizeName(e.name))).not.toContain('gmina');
+    });
+  });
+
+  it('resolves a lone surname to the person named earlier instead of creating a new entity', async () => {
+    const x = await run('Francis Buxton', 'Francis Buxton was a British politician. Buxton was the son of Sir Edward Buxton, 2nd Baronet.');
+    expect(entity(x, 'Buxton')).toBeUndefined();
+    expect(entity(x, 'Sir Edward Buxton, 2nd Baronet')).toBeDefined();
+    expect(entity(x, 'Edward Buxton')).toBeDefined();
+    expect(x.relations).toContainEqual({ subject: 'Francis Buxton', predicate: 'son_of', object: 'Sir Edward Buxton' });
+  });
+
+  it('dedupes entities by normalised name and only relates extracted entities', async () => {
+    const x = await run('The Beatles', "The Beatles were formed in Liverpool. The Beatles' manager was Brian Epstein. Epstein managed the Beatles until 1967.");
+    const keys = x.entities.map((e) => normalizeName(e.name));
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.filter((k) => k === 'beatles')).toHaveLength(1);
+    const known = new Set(x.entities.map((e) => e.name));
+    for (const r of x.relations) {
+      expect(known.has(r.subject)).toBe(true);
+      expect(known.has(r.object)).toBe(true);
+      expect(r.predicate).toMatch(/^[a-z0-9_]+$/);
+      expect(r.subject).not.toBe(r.object);
+    }
+  });
+
+  it('builds descriptions from the sentences that mention the entity, capped in length', async () => {
+    const x = await run('Hank Snow', SNOW_TEXT);
+    expect(entity(x, 'Grand Ole Opry')?.description).toBe('He moved to Nashville, Tennessee in 1949 and joined the Grand Ole Opry.');
+    expect(entity(x, 'Brooklyn')?.description).toContain('born in Brooklyn, Nova Scotia');
+    expect(entity(x, 'Brooklyn')?.description).not.toContain('Grand Ole Opry');
+    const long = await run('Paris', Array.from({ length: 12 }, (_, i) => `Paris hosted event number ${i + 1} of the long series of fairs.`).join(' '));
+    for (const e of long.entities) expect(e.description.length).toBeLessThanOrEqual(DESCRIPTION_MAX_CHARS);
+  });
+
+  it('caps co-occurrence relations per sentence', async () => {
+    const list = Array.from({ length: 40 }, (_, i) => `Town${String.fromCharCode(65 + (i % 26))}${i}`).join(', ');
+    const x = await run('', `Visitors came from ${list} and stayed.`);
+    expect(x.entities.length).toBe(40);
+    // nearest pairs only, and at most MAX_RELATIONS_PER_SENTENCE of them (all-pairs would be 780)
+    expect(x.relations.length).toBeGreaterThan(0);
+    expect(MAX_RELATIONS_PER_SENTENCE).toBeLessThanOrEqual(12);
+    expect(x.relations.length).toBeLessThanOrEqual(MAX_RELATIONS_PER_SENTENCE);
+  });
+
+  it('handles empty input', async () => {
+    expect(await run('', '')).toEqual({ entities: [], relations: [] });
+    const t = await run('Solo Title', '');
+    expect(names(t)).toEqual(['Solo Title']);
+  });
+});
+
+describe('normalizeName', () => {
+  it('collapses case, possessives, leading articles and punctuation', () => {
+    expect(normalizeName("The Beatles'")).toBe('beatles');
+    expect(normalizeName('beatles')).toBe('beatles');
+    expect(normalizeName("The Beatles'")).toBe(normalizeName('  BEATLES  '));
+    expect(normalizeName("Maurice's")).toBe('maurice');
+    expect(normalizeName('A Tale of Winter')).toBe(normalizeName('tale of winter'));
+  });
+
+  it('strips accents, dots of abbreviations and hyphens, keeps decimals', () => {
+    expect(normalizeName('Université de Paris')).toBe('universite de paris');
+    expect(normalizeName('St. Louis, Missouri')).toBe('st louis missouri');
+    expect(normalizeName('U.S.')).toBe('us');
+    expect(normalizeName('Kim Jong-il')).toBe(normalizeName('Kim Jong - il'));
+    expect(normalizeName('273,282')).toBe('273282');
+    expect(normalizeName('5.1')).toBe('5.1');
+    expect(normalizeName('Brooks & Dunn')).toBe('brooks and dunn');
+  });
+
+  it('is idempotent and keeps a lone article', () => {
+    for (const s of ["The Beatles'", 'Sir Edward Buxton, 2nd Baronet', 'Ertuğrul', '“The” End', 'The']) {
+      expect(normalizeName(normalizeName(s))).toBe(normalizeName(s));
+    }
+    expect(normalizeName('The')).toBe('the');
+  });
+});
