@@ -1,17 +1,8 @@
-/**
- * Planning the retrieval statements, at start-up and again when the database is back after an
- * outage (a restart loses Neo4j's query cache), and the per-mode readiness that follows from it:
- * a mode answers the moment its own statement is planned, and 503 + Retry-After until then
- * (docs/recovery.md).
- */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { classifyDbError } from './db/driver.js';
 import { databaseUnreachable, dbError } from './errors.js';
-import { PLAN_TIMEOUT_MS, Retriever, toDriverParams } from './retrieval/client.js';
-import { MODE_NAMES, type Mode, statementFile } from './retrieval/params.js';
-import { CYPHER_DIR } from './db/cypher.js';
+import { PLAN_TIMEOUT_MS, Retriever } from './retrieval/client.js';
+import { MODE_NAMES, type Mode } from './retrieval/params.js';
 import type { ModeReadiness, Services } from './services.js';
 
 /** The mode a request gets when it names none (POST /v1/retrieve, /v1/answer): planned first. */
@@ -31,30 +22,6 @@ const LANES = Math.max(1, os.availableParallelism() - 1);
 /** The planning order: the default mode first, then the others cheapest first. */
 export function planningOrder(defaultMode: Mode = DEFAULT_MODE): Mode[] {
   return [defaultMode, ...CHEAPEST_FIRST.filter((m) => m !== defaultMode)];
-}
-
-/**
- * Plans a mode's statement: runs it once, exactly as the Retriever does (same text, same parameter
- * types, so the same query-cache entry), but without QUERY_TIMEOUT_MS: a request's timeout would
- * abort the plan, and every request after it would start planning again. A failure of the
- * statement itself (ppr before its projection exists) still leaves the plan cached.
- */
-async function planStatement(svc: Services, mode: Mode, embedding: number[]): Promise<void> {
-  const params: Record<string, unknown> = { ...svc.retriever.effectiveParams(mode), question: 'warm up', questionEmbedding: embedding };
-  const text = fs.readFileSync(path.join(CYPHER_DIR, statementFile(mode, params)), 'utf8');
-  const session = svc.store.driver.session({ database: svc.store.database, defaultAccessMode: 'READ' });
-  try {
-    const tx = await session.beginTransaction({ timeout: PLAN_TIMEOUT_MS });
-    try {
-      await tx.run(text, toDriverParams(params));
-      await tx.commit();
-    } catch (e) {
-      await tx.rollback().catch(() => undefined);
-      throw e;
-    }
-  } finally {
-    await session.close();
-  }
 }
 
 export interface WarmUpOptions {
@@ -95,7 +62,7 @@ export async function warmUp(svc: Services, opts: WarmUpOptions = {}): Promise<n
   const ms: Record<string, number> = {};
   const plan = async (mode: Mode, embedding: number[]) => {
     const t1 = performance.now();
-    const failure = await retrying(() => planStatement(svc, mode, embedding)).then(
+    const failure = await retrying(() => svc.retriever.plan(mode, embedding)).then(
       () => undefined,
       (e: Error) => e,
     );

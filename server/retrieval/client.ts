@@ -173,17 +173,10 @@ export class Retriever {
     const plan = await this.firstPlan(req.mode, file, signal);
     const timeoutMs = plan.planner ? Math.max(this.opts.timeoutMs, PLAN_TIMEOUT_MS) : this.opts.timeoutMs;
     let outcome: 'planned' | 'unknown' = 'unknown';
-    const session = this.store.driver.session({ database: this.store.database, defaultAccessMode: 'READ' });
-    const onAbort = () => void session.close();
-    signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      // One explicit transaction, no driver retries: during an outage the caller gets its 503 at
-      // once instead of after the driver's retry budget (the client retries, told by Retry-After).
       // The request that plans the statement is not cut off by the query timeout: a plan takes
       // seconds, far more on a loaded machine, and one cut short helps no later request either.
-      const tx = await session.beginTransaction({ timeout: timeoutMs });
-      const res = await tx.run(this.statements.get(file)!, driverParams);
-      await tx.commit();
+      const res = await this.inReadTransaction(this.statements.get(file)!, driverParams, timeoutMs, signal);
       outcome = 'planned';
       const row = res.records[0].toObject();
       const result: RetrievalResult = {
@@ -220,8 +213,38 @@ export class Retriever {
       }
       throw fromDbError(e, timeoutMs, performance.now() - t0);
     } finally {
-      signal?.removeEventListener('abort', onAbort);
       plan.done(outcome);
+    }
+  }
+
+  /**
+   * Runs a mode's default statement once, so that Neo4j plans and caches it (the server's warm-up,
+   * server/planning.ts): the same text and parameter types as a request, so the same cache entry,
+   * under the plan timeout instead of QUERY_TIMEOUT_MS (a request's timeout would abort the plan,
+   * and every request after it would start planning again). A failure of the statement itself
+   * (ppr before its projection exists) still leaves the plan cached.
+   */
+  async plan(mode: Mode, questionEmbedding: number[]): Promise<void> {
+    const params = { ...this.effectiveParams(mode), question: 'warm up', questionEmbedding };
+    await this.inReadTransaction(this.statements.get(statementFile(mode, params))!, toDriverParams(params), PLAN_TIMEOUT_MS);
+  }
+
+  /**
+   * One explicit read transaction, no driver retries: during an outage the caller gets its 503 at
+   * once instead of after the driver's retry budget (the client retries, told by Retry-After).
+   * An abort closes the session, which rolls the transaction back.
+   */
+  private async inReadTransaction(text: string, params: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal) {
+    const session = this.store.driver.session({ database: this.store.database, defaultAccessMode: 'READ' });
+    const onAbort = () => void session.close();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const tx = await session.beginTransaction({ timeout: timeoutMs });
+      const res = await tx.run(text, params);
+      await tx.commit();
+      return res;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
       await session.close();
     }
   }
