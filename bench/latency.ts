@@ -32,7 +32,7 @@ import neo4j, { type Driver } from 'neo4j-driver';
 import { ROOT, loadConfig } from '../server/config.js';
 import { migrate } from '../server/db/migrate.js';
 import { createEmbedder } from '../server/embedders/index.js';
-import { Retriever, toDriverParams } from '../server/retrieval/client.js';
+import { Retriever, toDriverParams } from '../server/retrieval/retriever.js';
 import { GraphStore } from '../server/db/store.js';
 import { MODES, MODE_NAMES, type Mode } from '../server/retrieval/params.js';
 import { CYPHER_DIR } from '../server/db/cypher.js';

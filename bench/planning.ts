@@ -16,7 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import neo4j from 'neo4j-driver';
 import { defaultParams, STATEMENTS } from '../server/retrieval/params.js';
-import { toDriverParams } from '../server/retrieval/client.js';
+import { toDriverParams } from '../server/retrieval/retriever.js';
 
 const { values } = parseArgs({
   options: {

@@ -27,7 +27,7 @@ import { GraphStore } from '../server/db/store.js';
 import { loadOnline } from '../server/ingest/import/online.js';
 import { embeddedAdmin, runAdminImport, writeImportCsv } from '../server/ingest/import/offline.js';
 import { rowsPerSecond } from '../server/ingest/import/types.js';
-import { Retriever } from '../server/retrieval/client.js';
+import { Retriever } from '../server/retrieval/retriever.js';
 import type { Mode } from '../server/retrieval/params.js';
 import { percentile } from './lib/metrics.js';
 import { loadBaseVectors } from './scale/base-vectors.js';

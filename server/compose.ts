@@ -11,7 +11,7 @@ import { createExtractor } from './extractors/index.js';
 import type { Extractor } from './extractors/types.js';
 import { Jobs } from './jobs/index.js';
 import { createLogger, type Logger } from './logger.js';
-import { Retriever } from './retrieval/client.js';
+import { Retriever } from './retrieval/retriever.js';
 import type { Services } from './services.js';
 
 export interface ServiceOverrides {

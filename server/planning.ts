@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { classifyDbError } from './db/driver.js';
 import { databaseUnreachable, dbError } from './errors.js';
-import { PLAN_TIMEOUT_MS, Retriever } from './retrieval/client.js';
+import { PLAN_TIMEOUT_MS, Retriever } from './retrieval/retriever.js';
 import { MODE_NAMES, type Mode } from './retrieval/params.js';
 import type { ModeReadiness, Services } from './services.js';
 

@@ -5,7 +5,7 @@ import type { Extractor } from './extractors/types.js';
 import type { GraphStore } from './db/store.js';
 import type { Jobs } from './jobs/index.js';
 import type { Logger } from './logger.js';
-import type { Retriever } from './retrieval/client.js';
+import type { Retriever } from './retrieval/retriever.js';
 import type { Mode } from './retrieval/params.js';
 
 /** Per mode, whether retrieval answers: ready, planning (503 until its statement is planned) or database_down. */

@@ -81,7 +81,7 @@ function evidence(input: AnswerInput) {
   const bridge = (name: string, w: number) => bridges.set(name, Math.max(bridges.get(name) ?? 0, w));
   for (const p of input.paths ?? []) {
     if (p.passageId) connected.add(p.passageId);
-    for (const n of p.nodes) if (!seedIds.has(n.id)) bridge(n.name, 1);
+    for (const n of p.nodes) if (!seedIds.has(n.id) && n.name !== null) bridge(n.name, 1);
   }
   const facts = input.facts ?? [];
   const topFact = Math.max(0, ...facts.map((f) => f.score));

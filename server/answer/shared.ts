@@ -33,7 +33,7 @@ export function asInput(input: AnswerPassage[] | AnswerInput): AnswerInput {
   return Array.isArray(input) ? { passages: input } : input;
 }
 
-/** The part of a retrieval result an answer uses (structurally server/retrieval/client.ts's RetrievalResult). */
+/** The part of a retrieval result an answer uses (structurally server/retrieval/retriever.ts's RetrievalResult). */
 export interface RetrievalEvidence {
   passages: AnswerPassage[];
   seeds?: AnswerInput['seeds'];

@@ -17,7 +17,7 @@ export interface AnswerEntity {
 /**
  * A fact on an evidence path, as the retrieval result gives it
  * ("Rivastigmine treats Alzheimer's disease"). Structurally the retrieval's
- * Fact (server/retrieval/client.ts), so a RetrievalResult's facts fit as they are.
+ * Fact (server/retrieval/results.ts), so a RetrievalResult's facts fit as they are.
  */
 export interface AnswerFact {
   rank: number;
@@ -35,8 +35,9 @@ export interface AnswerFact {
 export interface AnswerPath {
   passageId?: string | null;
   entityId?: string | null;
-  score?: number;
-  nodes: { id: string; name: string }[];
+  score?: number | null;
+  /** name: null for a passage on the path. */
+  nodes: { id: string; name: string | null }[];
   relationships: { type: string; predicate: string | null }[];
 }
 

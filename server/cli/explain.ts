@@ -82,7 +82,7 @@ export function explainCommand(program: Command): void {
       const embedder = await createEmbedder(config);
       try {
         const [embedding] = await embedder.embed([question], 'query');
-        // The API's explain block: every parameter, then the question and its embedding (server/retrieval/client.ts).
+        // The API's explain block: every parameter, then the question and its embedding (server/retrieval/retriever.ts).
         process.stdout.write(`${paramBlock({ ...params, question, questionEmbedding: embedding })}\n`);
         process.stderr.write(
           `// ${flags.mode}: paste the lines above into Neo4j Browser or cypher-shell, then run cypher/${statementFile(flags.mode, params)} unchanged.\n` +
@@ -102,7 +102,7 @@ export function explainCommand(program: Command): void {
 async function effectiveParams(config: Config, mode: Mode, params: Record<string, unknown>): Promise<Record<string, unknown>> {
   const [{ GraphStore }, { Retriever }, { cosineFloorOf }] = await Promise.all([
     import('../db/store.js'),
-    import('../retrieval/client.js'),
+    import('../retrieval/retriever.js'),
     import('../embedders/index.js'),
   ]);
   const store = GraphStore.connect(config.neo4j);

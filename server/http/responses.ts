@@ -1,11 +1,21 @@
 import { z } from 'zod';
 import { ProjectionStateSchema } from '../db/projection.js';
 import { MODE_NAMES, MODES, type Mode, type ParamSpec } from '../retrieval/params.js';
+import {
+  EvidencePathSchema,
+  FactSchema,
+  RankedEntitySchema,
+  RankedPassageSchema,
+  RetrievalResultSchema,
+  SeedSchema,
+  TimingsSchema,
+} from '../retrieval/results.js';
 import { modeSchema } from './schemas.js';
 
 /**
  * Response shapes and the documented retrieval parameters, for the OpenAPI
- * document (server/routes/openapi.ts). Requests are validated by the schemas
+ * document (server/routes/openapi.ts); the retrieval result's own schema is
+ * server/retrieval/results.ts. Requests are validated by the schemas
  * in the route modules; these describe what the server sends back.
  */
 
@@ -54,106 +64,6 @@ export function anyModeParamsDoc(): z.ZodTypeAny {
     .describe("retrieval parameters; each applies only to the modes it lists (another mode's name is a 400 unknown field)");
 }
 
-const Seed = z.object({
-  id: z.string(),
-  name: z.string().nullable(),
-  type: z.string().nullable(),
-  score: z.number().nullable().describe('raw cosine to the question (null for name, caller and fact seeds)'),
-  factScore: z.number().nullable().describe('cosine of the nearest fact that seeded it (null unless a fact seed)'),
-  activation: z.number(),
-  sources: z.array(z.string()).describe('vector, name, caller, fact'),
-});
-const Link = z.object({
-  method: z.string().describe("how the linker found the name: exact or variant, '+context' when the context decided"),
-  confidence: z.number().describe('0.5-1'),
-});
-const Entity = z.object({
-  id: z.string(),
-  name: z.string().nullable(),
-  type: z.string().nullable(),
-  activation: z.number(),
-  links: z
-    .array(Link.extend({ passageId: z.string() }))
-    .describe('for a curated entity: how each returned passage that names it was linked to it (docs/linking.md); empty otherwise'),
-});
-const Passage = z.object({
-  rank: z.number().int(),
-  id: z.string(),
-  documentId: z.string().nullable(),
-  title: z.string().nullable(),
-  text: z.string(),
-  score: z.number(),
-  graphScore: z.number().nullable(),
-  vectorScore: z.number().nullable(),
-});
-const Path = z.object({
-  passageId: z.string().nullable().describe('the passage the path explains (null for an entity path)'),
-  entityId: z.string().nullable().describe('the top entity the path leads to (null for a passage path)'),
-  score: z.number().nullable().describe('activation of the entity the path ends at'),
-  link: Link.nullable()
-    .optional()
-    .describe('a passage path into the curated layer: how the passage was linked to the entity the path ends at (null: an extracted mention)'),
-  nodes: z.array(z.object({ id: z.string().nullable(), name: z.string().nullable() })),
-  relationships: z.array(
-    z.object({
-      type: z.string(),
-      predicate: z.string().nullable(),
-      direction: z.enum(['forward', 'backward']).describe('forward: from nodes[i] to nodes[i + 1]'),
-    }),
-  ),
-});
-const FactEnd = z.object({ id: z.string().nullable(), name: z.string().nullable(), type: z.string().nullable() });
-const Fact = z.object({
-  rank: z.number().int(),
-  subject: FactEnd,
-  type: z.string().describe('relationship type'),
-  predicate: z.string().describe('readable predicate'),
-  object: FactEnd,
-  score: z.number(),
-  text: z.string().describe('"subject predicate object"'),
-});
-const TraceNode = z.object({ id: z.string().nullable(), name: z.string().nullable() });
-const Trace = z.union([
-  z.object({
-    steps: z.array(
-      z.object({
-        step: z.number().int(),
-        received: z.array(
-          TraceNode.extend({
-            before: z.number().describe('activation before this step'),
-            inflow: z.number().describe("sum of the sources' shares"),
-            gate: z.number(),
-            incoming: z.number().describe('decay x gate x inflow, added to the activation'),
-            sources: z.array(TraceNode.extend({ activation: z.number(), share: z.number() })),
-          }),
-        ),
-      }),
-    ),
-  }),
-  z.object({
-    teleport: z.array(TraceNode.extend({ label: z.string(), weight: z.number() })),
-    top: z.array(TraceNode.extend({ label: z.string(), score: z.number() })),
-  }),
-]);
-const Timings = z.object({ embedMs: z.number(), dbMs: z.number(), totalMs: z.number() });
-
-export const RetrievalResultSchema = z.object({
-  mode: modeSchema,
-  seeds: z.array(Seed),
-  entities: z.array(Entity),
-  passages: z.array(Passage),
-  paths: z.array(Path).describe('evidence paths from a seed to each passage and to the top entities'),
-  facts: z.array(Fact).describe("relationships on the evidence paths (vector, hybrid: the seeds' own), ranked"),
-  context: z.string().describe('the passages, then the facts, assembled for a generator'),
-  params: z.record(z.unknown()).describe('the effective parameters (defaults applied)'),
-  timings: Timings,
-  explain: z
-    .object({ file: z.string(), params: z.string().describe('a :param block for Neo4j Browser that reproduces this request') })
-    .optional()
-    .describe('with explain: true'),
-  trace: Trace.optional().describe('with explain: true or params.trace (gated, ppr): how activation reached the entities'),
-});
-
 const Usage = z.object({ inputTokens: z.number(), outputTokens: z.number() }).nullable();
 
 export const AnswerResultSchema = z.object({
@@ -163,14 +73,14 @@ export const AnswerResultSchema = z.object({
   citations: z.array(z.string()).describe('passage ids cited in the answer'),
   usage: Usage,
   generator: z.string(),
-  seeds: z.array(Seed),
-  entities: z.array(Entity),
-  passages: z.array(Passage),
-  paths: z.array(Path),
-  facts: z.array(Fact),
+  seeds: z.array(SeedSchema),
+  entities: z.array(RankedEntitySchema),
+  passages: z.array(RankedPassageSchema),
+  paths: z.array(EvidencePathSchema),
+  facts: z.array(FactSchema),
   context: z.string(),
   params: z.record(z.unknown()),
-  timings: Timings.extend({ generateMs: z.number() }),
+  timings: TimingsSchema.extend({ generateMs: z.number() }),
 });
 
 export const AnswerStreamSchema = z
@@ -183,7 +93,7 @@ export const AnswerStreamSchema = z
 export const CompareResultSchema = z.object({
   results: z.record(RetrievalResultSchema).describe('by mode'),
   overlap: z.array(z.object({ modes: z.array(modeSchema).length(2), jaccardAt5: z.number(), rankCorrelationAt10: z.number().nullable() })),
-  timings: z.object({ embedMs: z.number(), byMode: z.record(Timings) }),
+  timings: z.object({ embedMs: z.number(), byMode: z.record(TimingsSchema) }),
 });
 
 export const SourcesSchema = z
@@ -222,3 +132,5 @@ export const HealthSchema = z.object({
   projection: z.union([ProjectionStateSchema, z.object({ error: z.string() })]).optional(),
   embedder: z.object({ id: z.string(), dimension: z.number().int() }).optional(),
 });
+
+export { RetrievalResultSchema };

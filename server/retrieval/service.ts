@@ -1,6 +1,7 @@
 import type { Embedder } from '../embedders/types.js';
 import { AppError, fromZod } from '../errors.js';
-import { round, type RetrievalResult, type Retriever } from './client.js';
+import type { RetrievalResult } from './results.js';
+import { round, type Retriever } from './retriever.js';
 import { paramsSchema, type Mode } from './params.js';
 
 export interface TimedResult extends Omit<RetrievalResult, 'timings'> {

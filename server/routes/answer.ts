@@ -5,7 +5,7 @@ import type { AnswerResult } from '../answer/types.js';
 import { clientGone, jsonBody, parseBody } from '../http/handlers.js';
 import { modeSchema, questionFields, questionSchema } from '../http/schemas.js';
 import { SseWriter } from '../http/sse.js';
-import { round } from '../retrieval/client.js';
+import { round } from '../retrieval/retriever.js';
 import { embedQuestion, retrieveTimed, validateParams, withFilter } from '../retrieval/service.js';
 import { observeRetrieval } from '../metrics.js';
 import type { Services } from '../services.js';

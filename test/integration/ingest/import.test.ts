@@ -4,7 +4,7 @@ import { existingIds } from '../../../server/graph/bulk.js';
 import { GraphStore } from '../../../server/db/store.js';
 import { loadOnline } from '../../../server/ingest/import/online.js';
 import { ImportValidationError, validateFolder } from '../../../server/ingest/import/validate.js';
-import { Retriever } from '../../../server/retrieval/client.js';
+import { Retriever } from '../../../server/retrieval/retriever.js';
 import { resetGraph, TEST_DIM, testDriver } from '../../support/db.js';
 import { axis, importFolder } from '../../support/import-folder.js';
 

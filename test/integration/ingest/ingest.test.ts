@@ -27,7 +27,7 @@ import {
 } from '../../../server/ingest/index.js';
 import { ROOT } from '../../../server/config.js';
 import { compose } from '../../../server/ingest/facts.js';
-import { Retriever } from '../../../server/retrieval/client.js';
+import { Retriever } from '../../../server/retrieval/retriever.js';
 import { resetGraph, testDriver } from '../../support/db.js';
 
 /** Ingestion end to end: real local model, offline extractor, real Neo4j. */

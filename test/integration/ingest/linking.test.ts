@@ -7,7 +7,7 @@ import type { Extractor } from '../../../server/extractors/types.js';
 import { GraphStore } from '../../../server/db/store.js';
 import { deleteDocument, ingestCurated, ingestDocuments, type CuratedGraph, type IngestContext, type ReadItem } from '../../../server/ingest/index.js';
 import { linkExisting } from '../../../server/ingest/link.js';
-import { Retriever } from '../../../server/retrieval/client.js';
+import { Retriever } from '../../../server/retrieval/retriever.js';
 import { resetGraph, testDriver } from '../../support/db.js';
 
 /**

@@ -6,7 +6,7 @@ import { CYPHER_DIR } from '../../../server/db/cypher.js';
 import { STATEMENTS } from '../../../server/retrieval/params.js';
 import { AppError } from '../../../server/errors.js';
 import { STATUS } from '../../../server/http/errors.js';
-import { Retriever } from '../../../server/retrieval/client.js';
+import { Retriever } from '../../../server/retrieval/retriever.js';
 import { GraphStore } from '../../../server/db/store.js';
 import { manageProjection } from '../../../server/db/projection.js';
 import { resetGraph, testDriver } from '../../support/db.js';

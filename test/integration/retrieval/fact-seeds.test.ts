@@ -2,7 +2,7 @@
 import type { Driver } from 'neo4j-driver';
 import { rng } from '../../../bench/lib/random.js';
 import { GraphStore } from '../../../server/db/store.js';
-import { Retriever } from '../../../server/retrieval/client.js';
+import { Retriever } from '../../../server/retrieval/retriever.js';
 import { manageProjection } from '../../../server/db/projection.js';
 import type { Mode } from '../../../server/retrieval/params.js';
 import { TEST_DIM, randomUnit, resetGraph, testDriver } from '../../support/db.js';

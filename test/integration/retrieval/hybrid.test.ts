@@ -1,7 +1,7 @@
 // Subject: retrieve_hybrid.cypher: reciprocal rank fusion of dense and full-text lists.
 import type { Driver } from 'neo4j-driver';
 import { GraphStore } from '../../../server/db/store.js';
-import { Retriever } from '../../../server/retrieval/client.js';
+import { Retriever } from '../../../server/retrieval/retriever.js';
 import { randomUnit, resetGraph, rng, testDriver, TEST_DIM } from '../../support/db.js';
 import { type FixtureGraph, loadGraph, withCosine } from '../../support/fixtures.js';
 

@@ -1,7 +1,8 @@
 // Subject: a knowledge graph without passages: entity and fact retrieval.
 import type { Driver } from 'neo4j-driver';
 import { GraphStore } from '../../../server/db/store.js';
-import { Retriever, type RetrievalResult } from '../../../server/retrieval/client.js';
+import type { RetrievalResult } from '../../../server/retrieval/results.js';
+import { Retriever } from '../../../server/retrieval/retriever.js';
 import { manageProjection } from '../../../server/db/projection.js';
 import { MODE_NAMES, type Mode } from '../../../server/retrieval/params.js';
 import { rng } from '../../../bench/lib/random.js';

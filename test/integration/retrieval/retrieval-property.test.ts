@@ -2,7 +2,8 @@
 import neo4j, { type Driver } from 'neo4j-driver';
 
 const neo4jInt = (n: number) => neo4j.int(n);
-import { Retriever, type GatedTrace, type PprTrace } from '../../../server/retrieval/client.js';
+import type { GatedTrace, PprTrace } from '../../../server/retrieval/results.js';
+import { Retriever } from '../../../server/retrieval/retriever.js';
 import { GraphStore } from '../../../server/db/store.js';
 import { manageProjection } from '../../../server/db/projection.js';
 import { calibrated, gatedActivation, pprScores, selectPassages, vectorSeeds, type RefGraph } from '../../support/reference.js';
