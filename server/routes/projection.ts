@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { jsonBody, parseBody, requireApiKey } from '../http/handlers.js';
-import { fromDbError } from '../retrieval/retriever.js';
+import { fromDbError } from '../retrieval/db-errors.js';
 import { manageProjection } from '../db/projection.js';
 import type { Services } from '../services.js';
 

@@ -2,7 +2,7 @@
 import { Neo4jError } from 'neo4j-driver';
 import { type AppError, DB_CONDITIONS, databaseUnreachable } from '../../../server/errors.js';
 import { errorHandler } from '../../../server/http/errors.js';
-import { fromDbError } from '../../../server/retrieval/retriever.js';
+import { fromDbError } from '../../../server/retrieval/db-errors.js';
 import { toolError } from '../../../server/routes/mcp-tools.js';
 
 /** One condition, one answer: the same code, message and Retry-After from retrieval, the HTTP fallback and MCP. */

@@ -3,7 +3,7 @@ import { Neo4jError } from 'neo4j-driver';
 import { classifyDbError } from '../../../server/db/driver.js';
 import { AppError } from '../../../server/errors.js';
 import { errorHandler } from '../../../server/http/errors.js';
-import { fromDbError } from '../../../server/retrieval/retriever.js';
+import { fromDbError } from '../../../server/retrieval/db-errors.js';
 
 /** Issue 11, item 4: what Neo4j and the driver say during an outage, start-up or shutdown classify as unavailable (503). */
 const err = (code: string, message: string) => new Neo4jError(message, code, '50N42', 'error: general processing exception');
