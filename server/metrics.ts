@@ -10,10 +10,9 @@
  *   projection_state{state}                            1 for the current state, 0 for the others
  * plus prom-client's default process metrics (RSS, event-loop lag, GC, ...).
  *
- * /v1/retrieve and /v1/compare retrievals are observed from their JSON responses
- * (`observeResponses`); ingestion jobs call observeIngest when they finish (server/jobs). /v1/answer is not (its timings include the generation, and
- * its SSE form sends no JSON body): its route calls observeRetrieval after its retrieval. Other
- * callers (the CLI, the bench) may call observeRetrieval / observeIngest / setProjectionState.
+ * Each retrieval is observed where it is timed (server/retrieval/service.ts, retrieveTimed: every
+ * route and the MCP tools); ingestion jobs call observeIngest when they finish (server/jobs).
+ * Other callers (the CLI, the bench) may call observeRetrieval / observeIngest / setProjectionState.
  */
 import type { NextFunction, Request, Response } from 'express';
 import client from 'prom-client';
@@ -100,20 +99,6 @@ export function setProjectionState(state: string): void {
   for (const s of seenStates) projection.set({ state: s }, s === state ? 1 : 0);
 }
 
-type Json = Record<string, unknown> | null | undefined;
-
-function fromBody(req: Request, status: number, body: Json): void {
-  if (!body || typeof body !== 'object' || status >= 300) return;
-  const path = req.route?.path as string | undefined;
-  if (path === '/v1/retrieve' && typeof body.mode === 'string' && body.timings) {
-    observeRetrieval(body.mode, body.timings as RetrievalTimings);
-  } else if (path === '/v1/compare' && body.results && typeof body.results === 'object') {
-    for (const [mode, r] of Object.entries(body.results as Record<string, { timings?: RetrievalTimings }>)) {
-      if (r?.timings) observeRetrieval(mode, r.timings);
-    }
-  }
-}
-
 const ROUTES = new Set(['/v1/retrieve', '/v1/answer', '/v1/compare', '/v1/documents', '/v1/health', '/v1/projection', '/metrics']);
 
 /** The route of a request refused before routing (admission control): a fixed set, so labels stay bounded. */
@@ -122,18 +107,9 @@ function knownRoute(path: string): string | undefined {
   return path.startsWith('/v1/documents/') ? '/v1/documents/:id' : undefined;
 }
 
-/** Express middleware: counts every request by route and status, and observes retrieval and ingest responses. */
+/** Express middleware: counts every request by route and status, and times it. */
 export function observeResponses(req: Request, res: Response, next: NextFunction): void {
   const t0 = performance.now();
-  const json = res.json.bind(res);
-  res.json = (body?: unknown) => {
-    try {
-      fromBody(req, res.statusCode, body as Json);
-    } catch {
-      // metrics never fail a response
-    }
-    return json(body);
-  };
   res.once('close', () => {
     const route = (req.route?.path as string | undefined) ?? knownRoute(req.path) ?? (res.statusCode === 404 ? 'unmatched' : 'static');
     httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });

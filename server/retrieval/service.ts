@@ -1,5 +1,6 @@
 import type { Embedder } from '../embedders/types.js';
 import { AppError, fromZod } from '../errors.js';
+import { observeRetrieval } from '../metrics.js';
 import type { RetrievalResult } from './results.js';
 import { round, type Retriever } from './retriever.js';
 import { paramsSchema, type Mode } from './params.js';
@@ -70,7 +71,7 @@ export function checkEmbedding(v: number[]): void {
   }
 }
 
-/** One retrieval statement, with the embedding time folded into the timings. */
+/** One retrieval statement, with the embedding time folded into the timings, observed in the metrics. */
 export async function retrieveTimed(
   retriever: Retriever,
   req: { mode: Mode; question?: string; embedding: number[]; embedMs: number; params: Record<string, unknown>; explain?: boolean },
@@ -81,5 +82,7 @@ export async function retrieveTimed(
     { mode: req.mode, question: req.question, questionEmbedding: req.embedding, params: req.params, explain: req.explain },
     signal,
   );
-  return { ...r, timings: { embedMs: req.embedMs, dbMs: r.timings.dbMs, totalMs: round(req.embedMs + performance.now() - t0) } };
+  const timings = { embedMs: req.embedMs, dbMs: r.timings.dbMs, totalMs: round(req.embedMs + performance.now() - t0) };
+  observeRetrieval(req.mode, timings);
+  return { ...r, timings };
 }

@@ -7,7 +7,6 @@ import { modeSchema, questionFields, questionSchema } from '../http/schemas.js';
 import { SseWriter } from '../http/sse.js';
 import { round } from '../retrieval/retriever.js';
 import { embedQuestion, retrieveTimed, validateParams, withFilter } from '../retrieval/service.js';
-import { observeRetrieval } from '../metrics.js';
 import type { Services } from '../services.js';
 
 export const AnswerBody = z
@@ -26,7 +25,6 @@ async function startAnswer(svc: Services, body: z.infer<typeof AnswerBody>, sign
   const q = await embedQuestion(svc.embedder, body);
   // One retrieval statement; errors here still get a proper HTTP status.
   const r = await retrieveTimed(svc.retriever, { mode: body.mode, question: body.question, ...q, params }, signal);
-  observeRetrieval(body.mode, r.timings);
   const passages = r.passages.slice(0, body.topK);
   const gen = await svc.generator();
   // The passages with their graph evidence (seeds, entities, paths, facts): answers name the bridge and use facts.
