@@ -99,21 +99,22 @@ export function setProjectionState(state: string): void {
   for (const s of seenStates) projection.set({ state: s }, s === state ? 1 : 0);
 }
 
-const ROUTES = new Set(['/v1/retrieve', '/v1/answer', '/v1/compare', '/v1/documents', '/v1/health', '/v1/projection', '/metrics']);
-
-/** The route of a request refused before routing (admission control): a fixed set, so labels stay bounded. */
-function knownRoute(path: string): string | undefined {
-  if (ROUTES.has(path)) return path;
-  return path.startsWith('/v1/documents/') ? '/v1/documents/:id' : undefined;
-}
-
-/** Express middleware: counts every request by route and status, and times it. */
-export function observeResponses(req: Request, res: Response, next: NextFunction): void {
-  const t0 = performance.now();
-  res.once('close', () => {
-    const route = (req.route?.path as string | undefined) ?? knownRoute(req.path) ?? (res.statusCode === 404 ? 'unmatched' : 'static');
-    httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
-    httpDuration.observe({ method: req.method, route }, (performance.now() - t0) / 1000);
-  });
-  next();
+/**
+ * Express middleware: counts every request by route and status, and times it. A request refused
+ * before routing (admission control, a key) is labelled by the endpoint path it asked for (one of
+ * `paths`, Express syntax), so labels stay bounded.
+ */
+export function observeResponses(paths: string[]): (req: Request, res: Response, next: NextFunction) => void {
+  const exact = new Set(paths.filter((p) => !p.includes('/:')));
+  const templated = paths.filter((p) => p.includes('/:')).map((p) => ({ p, prefix: p.slice(0, p.indexOf('/:') + 1) }));
+  const knownRoute = (path: string) => (exact.has(path) ? path : templated.find((t) => path.startsWith(t.prefix))?.p);
+  return (req, res, next) => {
+    const t0 = performance.now();
+    res.once('close', () => {
+      const route = (req.route?.path as string | undefined) ?? knownRoute(req.path) ?? (res.statusCode === 404 ? 'unmatched' : 'static');
+      httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
+      httpDuration.observe({ method: req.method, route }, (performance.now() - t0) / 1000);
+    });
+    next();
+  };
 }

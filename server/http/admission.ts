@@ -10,9 +10,10 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Config } from '../config.js';
 import { AppError, dbError } from '../errors.js';
 import { inFlight, queued, rejected } from '../metrics.js';
+import { type AdmissionKind, endpointsOf } from './endpoints.js';
 import { routePath } from './handlers.js';
 
-export type AdmissionKind = 'retrieve';
+export type { AdmissionKind };
 
 /** Seconds a refused client is told to wait, per kind. */
 const RETRY_AFTER: Record<AdmissionKind, number> = { retrieve: 1 };
@@ -20,8 +21,7 @@ const RETRY_AFTER: Record<AdmissionKind, number> = { retrieve: 1 };
 export function admissionKind(req: Pick<Request, 'method' | 'path'>): AdmissionKind | undefined {
   // As the router matches it: /V1/RETRIEVE/ is the same endpoint, and takes the same gate.
   const p = routePath(req.path);
-  if (req.method === 'POST' && (p === '/v1/retrieve' || p === '/v1/answer' || p === '/v1/compare')) return 'retrieve';
-  return undefined;
+  return endpointsOf(req.method, p).find((ep) => ep.admission)?.admission;
 }
 
 /** A counting semaphore with a bounded FIFO queue. */

@@ -13,18 +13,18 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import { ENDPOINTS, endpointsOf, underPath } from './endpoints.js';
 import { givenKey, routePath, sameSecret } from './handlers.js';
 
 type Keys = Pick<Config, 'apiKey' | 'readApiKey'>;
 
-/** The read endpoints: POST /v1/retrieve, /v1/answer, /v1/compare; GET /v1/sources, /v1/jobs and /v1/jobs/<id>; every method on /mcp. */
+/** The read endpoints (ENDPOINTS' `read`: POST /v1/retrieve, /v1/answer, /v1/compare; GET /v1/sources, /v1/jobs, /v1/jobs/<id>); every method on /mcp. */
 export function isReadPath(req: Pick<Request, 'method' | 'path'>): boolean {
   // Express matches paths case-insensitively and ignores a trailing slash: so does the guard.
   const p = routePath(req.path);
-  if (p === '/mcp') return true;
-  if (req.method === 'POST') return p === '/v1/retrieve' || p === '/v1/answer' || p === '/v1/compare';
-  if (req.method === 'GET' || req.method === 'HEAD') return p === '/v1/sources' || p === '/v1/jobs' || p.startsWith('/v1/jobs/');
-  return false;
+  // Every method on /mcp (GET and DELETE answer 405 there, but only to a reader).
+  if (underPath(ENDPOINTS.mcp, p)) return true;
+  return endpointsOf(req.method, p).some((ep) => ep.read);
 }
 
 /** True when the request may read: no READ_API_KEY, or it carries READ_API_KEY or API_KEY. */

@@ -8,6 +8,7 @@ import { SseWriter } from '../http/sse.js';
 import { round } from '../retrieval/retriever.js';
 import { embedQuestion, retrieveTimed, validateParams, withFilter } from '../retrieval/service.js';
 import type { Services } from '../services.js';
+import { ENDPOINTS } from '../http/endpoints.js';
 
 export const AnswerBody = z
   .object({
@@ -59,7 +60,7 @@ export async function runAnswer(svc: Services, body: z.infer<typeof AnswerBody>,
 export function answerRouter(svc: Services): Router {
   const heartbeatMs = svc.config.sseHeartbeatMs;
   const router = Router();
-  router.post('/v1/answer', jsonBody, async (req: Request, res: Response) => {
+  router.post(ENDPOINTS.answer.path, jsonBody, async (req: Request, res: Response) => {
     const t0 = performance.now();
     const body = parseBody(AnswerBody, req.body);
     const signal = clientGone(req, res);

@@ -7,6 +7,7 @@ import { jaccardAtK, rankCorrelation } from '../retrieval/overlap.js';
 import { MODE_NAMES, type Mode } from '../retrieval/params.js';
 import { embedQuestion, retrieveTimed, validateParams, withFilter } from '../retrieval/service.js';
 import type { Services } from '../services.js';
+import { ENDPOINTS } from '../http/endpoints.js';
 
 export const CompareBody = z
   .object({
@@ -53,7 +54,7 @@ export async function runCompare(svc: Services, body: z.infer<typeof CompareBody
 /** A/B inside applications: the same question through several modes, one embedding, with overlap metrics. */
 export function compareRouter(svc: Services): Router {
   const router = Router();
-  router.post('/v1/compare', jsonBody, async (req, res) => {
+  router.post(ENDPOINTS.compare.path, jsonBody, async (req, res) => {
     res.json(await runCompare(svc, parseBody(CompareBody, req.body), clientGone(req, res)));
   });
   return router;

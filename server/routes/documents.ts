@@ -7,6 +7,7 @@ import { deriveDocumentId } from '../ingest/index.js';
 import { metadataKeySchema, metadataValueSchema } from '../retrieval/params.js';
 import type { Services } from '../services.js';
 import { accepted, awaitJob, jobError, prefersAsync } from './jobs.js';
+import { ENDPOINTS } from '../http/endpoints.js';
 
 export const DocumentsBody = z
   .object({
@@ -44,7 +45,7 @@ export const DocumentsBody = z
  */
 export function documentsRouter(svc: Services): Router {
   const router = Router();
-  router.post('/v1/documents', requireApiKey(svc.config), jsonBody, async (req, res) => {
+  router.post(ENDPOINTS.documents.path, requireApiKey(svc.config), jsonBody, async (req, res) => {
     const body = parseBody(DocumentsBody, req.body);
     if (svc.databaseDown?.()) throw databaseUnreachable();
     const documents = body.documents.map((d) => ({
@@ -61,12 +62,12 @@ export function documentsRouter(svc: Services): Router {
     res.status(201).json(finished.result);
   });
 
-  router.get('/v1/sources', async (_req, res) => {
+  router.get(ENDPOINTS.sources.path, async (_req, res) => {
     if (svc.databaseDown?.()) throw databaseUnreachable();
     res.json({ sources: await documentSources(svc.store) });
   });
 
-  router.delete('/v1/documents/:id', requireApiKey(svc.config), async (req, res) => {
+  router.delete(ENDPOINTS.deleteDocument.path, requireApiKey(svc.config), async (req, res) => {
     const id = String(req.params.id);
     if (svc.databaseDown?.()) throw databaseUnreachable();
     // An unknown id is a 404 at once, not a job.

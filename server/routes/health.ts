@@ -1,11 +1,12 @@
 import { Router } from 'express';
 import { health, type Startup } from '../health.js';
 import type { Services } from '../services.js';
+import { ENDPOINTS } from '../http/endpoints.js';
 
 /** GET /v1/health: 200 when the database answers (status ok, building or degraded), 503 when it does not. */
 export function healthRouter(svc: Services): Router {
   const router = Router();
-  router.get('/v1/health', async (_req, res) => {
+  router.get(ENDPOINTS.health.path, async (_req, res) => {
     const h = await health(svc.store, svc.embedder, svc.config.pprGraphName);
     if (svc.readiness) h.modes = svc.readiness();
     if (h.status === 'unavailable') res.setHeader('Retry-After', '1');
@@ -20,7 +21,7 @@ export function healthRouter(svc: Services): Router {
  */
 export function loadingHealthRouter(startup: Startup): Router {
   const router = Router();
-  router.get('/v1/health', (_req, res) => {
+  router.get(ENDPOINTS.health.path, (_req, res) => {
     res.setHeader('Retry-After', String(startup.retryAfterSeconds()));
     res.status(503).json(startup.health());
   });

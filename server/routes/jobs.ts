@@ -6,6 +6,7 @@ import { STATUS } from '../http/errors.js';
 import { clientGone, requireApiKey } from '../http/handlers.js';
 import type { JobView } from '../jobs/index.js';
 import type { Services } from '../services.js';
+import { ENDPOINTS } from '../http/endpoints.js';
 
 /** The longest a write that could run at once is waited for before it is answered 202 instead. */
 const SYNC_WAIT_MS = 60_000;
@@ -76,20 +77,20 @@ export const ListQuery = z
 /** GET /v1/jobs, GET /v1/jobs/:id, DELETE /v1/jobs/:id (cancels a queued job; API key required). */
 export function jobsRouter(svc: Services): Router {
   const router = Router();
-  router.get('/v1/jobs', async (req, res) => {
+  router.get(ENDPOINTS.jobs.path, async (req, res) => {
     const parsed = ListQuery.safeParse(req.query);
     if (!parsed.success) throw fromZod(parsed.error);
     if (svc.databaseDown?.()) throw databaseUnreachable();
     res.json({ jobs: await svc.jobs.list(parsed.data) });
   });
-  router.get('/v1/jobs/:id', async (req, res) => {
+  router.get(ENDPOINTS.job.path, async (req, res) => {
     const id = String(req.params.id);
     if (svc.databaseDown?.()) throw databaseUnreachable();
     const job = await svc.jobs.get(id);
     if (!job) throw new AppError('not_found', `no job with id "${id}" (finished jobs are kept for JOB_RETENTION_MS)`, 'id');
     res.json({ job });
   });
-  router.delete('/v1/jobs/:id', requireApiKey(svc.config), async (req, res) => {
+  router.delete(ENDPOINTS.cancelJob.path, requireApiKey(svc.config), async (req, res) => {
     if (svc.databaseDown?.()) throw databaseUnreachable();
     res.json({ job: await svc.jobs.cancel(String(req.params.id)) });
   });

@@ -13,6 +13,7 @@ import type { Gate } from '../http/admission.js';
 import { clientGone, jsonBody } from '../http/handlers.js';
 import type { Services } from '../services.js';
 import { createMcpServer } from './mcp-tools.js';
+import { ENDPOINTS } from '../http/endpoints.js';
 
 /** The raw `arguments` of the tools/call message(s) for the tool `name` in a parsed JSON-RPC body. */
 function rawArguments(body: unknown, name: string): unknown {
@@ -28,7 +29,7 @@ const notAllowed = (_req: Request, res: Response) => {
 
 export function mcpRouter(svc: Services, gate: Gate): Router {
   const router = Router();
-  router.post('/mcp', jsonBody, async (req, res) => {
+  router.post(ENDPOINTS.mcp.path, jsonBody, async (req, res) => {
     const signal = clientGone(req, res);
     const server = createMcpServer({ svc, gate, signal, rawArguments: (name) => rawArguments(req.body, name) });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -40,7 +41,7 @@ export function mcpRouter(svc: Services, gate: Gate): Router {
     // An empty body (no content-length) is no message: the transport answers it as a JSON-RPC parse error.
     await transport.handleRequest(req, res, req.body ?? null);
   });
-  router.get('/mcp', notAllowed);
-  router.delete('/mcp', notAllowed);
+  router.get(ENDPOINTS.mcp.path, notAllowed);
+  router.delete(ENDPOINTS.mcp.path, notAllowed);
   return router;
 }

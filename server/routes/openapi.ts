@@ -22,6 +22,7 @@ import { DocumentsBody } from './documents.js';
 import { JobSchema, ListQuery } from './jobs.js';
 import { ProjectionBody } from './projection.js';
 import { RetrieveBody } from './retrieve.js';
+import { ENDPOINTS, openapiPath } from '../http/endpoints.js';
 
 extendZodWithOpenApi(z);
 
@@ -87,8 +88,8 @@ function document(dimension: number): Record<string, unknown> {
   const oneOf = 'one of question or questionEmbedding is required (question wins for full-text and name seeds; questionEmbedding skips embedding)';
 
   registry.registerPath({
-    method: 'post',
-    path: '/v1/retrieve',
+    method: ENDPOINTS.retrieve.method,
+    path: openapiPath(ENDPOINTS.retrieve),
     security: READ,
     summary: 'One question through one retrieval mode (one Cypher statement)',
     description: oneOf,
@@ -96,8 +97,8 @@ function document(dimension: number): Record<string, unknown> {
     responses: { 200: { description: 'the retrieval result', content: json(Retrieval) }, ...RETRIEVAL_ERRORS },
   });
   registry.registerPath({
-    method: 'post',
-    path: '/v1/answer',
+    method: ENDPOINTS.answer.method,
+    path: openapiPath(ENDPOINTS.answer),
     security: READ,
     summary: 'One retrieval, then an answer citing passage ids',
     description: 'JSON by default; with `Accept: text/event-stream` a stream of Server-Sent Events.',
@@ -111,8 +112,8 @@ function document(dimension: number): Record<string, unknown> {
     },
   });
   registry.registerPath({
-    method: 'post',
-    path: '/v1/compare',
+    method: ENDPOINTS.compare.method,
+    path: openapiPath(ENDPOINTS.compare),
     security: READ,
     summary: 'The same question through several modes on one embedding, with overlap metrics',
     description: oneOf,
@@ -137,8 +138,8 @@ function document(dimension: number): Record<string, unknown> {
     503: { ...E[503], description: `${E[503].description}; or the job queue holds JOB_QUEUE_BYTES (code overloaded)` },
   };
   registry.registerPath({
-    method: 'post',
-    path: '/v1/documents',
+    method: ENDPOINTS.documents.method,
+    path: openapiPath(ENDPOINTS.documents),
     summary: 'Ingest documents, as a job when it cannot finish at once (API key)',
     security: KEYED,
     request: { headers: prefer, body: { required: true, content: json(DocumentsBody) } },
@@ -150,15 +151,15 @@ function document(dimension: number): Record<string, unknown> {
     },
   });
   registry.registerPath({
-    method: 'get',
-    path: '/v1/sources',
+    method: ENDPOINTS.sources.method,
+    path: openapiPath(ENDPOINTS.sources),
     summary: 'The document sources with their document counts (the values filter.sources takes)',
     security: READ,
     responses: { 200: { description: 'the sources', content: json(SourcesSchema) }, ...pick(401, 503) },
   });
   registry.registerPath({
-    method: 'post',
-    path: '/mcp',
+    method: ENDPOINTS.mcp.method,
+    path: openapiPath(ENDPOINTS.mcp),
     summary: 'The Model Context Protocol over Streamable HTTP, stateless: tools retrieve, answer, compare and explain (docs/mcp.md)',
     description:
       'One JSON-RPC message per POST, answered as JSON; no session. A failed tool call is a result with isError (the REST error as structuredContent.error), not an HTTP error.',
@@ -177,14 +178,14 @@ function document(dimension: number): Record<string, unknown> {
   for (const method of ['get', 'delete'] as const) {
     registry.registerPath({
       method,
-      path: '/mcp',
+      path: openapiPath(ENDPOINTS.mcp),
       summary: 'Not served: the MCP endpoint keeps no session (405, Allow: POST)',
       responses: { ...pick(405) },
     });
   }
   registry.registerPath({
-    method: 'delete',
-    path: '/v1/documents/{id}',
+    method: ENDPOINTS.deleteDocument.method,
+    path: openapiPath(ENDPOINTS.deleteDocument),
     summary: 'Remove a document, its passages and what only they supported (API key)',
     security: KEYED,
     request: { headers: prefer, params: z.object({ id: z.string().min(1).max(1024).describe('the document id') }) },
@@ -192,15 +193,15 @@ function document(dimension: number): Record<string, unknown> {
   });
   const jobId = z.object({ id: z.string().describe('the job id (the Location of its 202)') });
   registry.registerPath({
-    method: 'get',
-    path: '/v1/jobs',
+    method: ENDPOINTS.jobs.method,
+    path: openapiPath(ENDPOINTS.jobs),
     summary: 'Recent jobs, newest first (finished ones for JOB_RETENTION_MS)',
     request: { query: ListQuery },
     responses: { 200: { description: 'the jobs', content: json(z.object({ jobs: z.array(Job) })) }, ...pick(400, 503) },
   });
   registry.registerPath({
-    method: 'get',
-    path: '/v1/jobs/{id}',
+    method: ENDPOINTS.job.method,
+    path: openapiPath(ENDPOINTS.job),
     summary: "A job's status, progress, and its result or error",
     request: { params: jobId },
     responses: {
@@ -210,8 +211,8 @@ function document(dimension: number): Record<string, unknown> {
     },
   });
   registry.registerPath({
-    method: 'delete',
-    path: '/v1/jobs/{id}',
+    method: ENDPOINTS.cancelJob.method,
+    path: openapiPath(ENDPOINTS.cancelJob),
     summary: 'Cancel a queued job (API key)',
     security: KEYED,
     request: { params: jobId },
@@ -224,16 +225,16 @@ function document(dimension: number): Record<string, unknown> {
     },
   });
   registry.registerPath({
-    method: 'post',
-    path: '/v1/projection',
+    method: ENDPOINTS.projection.method,
+    path: openapiPath(ENDPOINTS.projection),
     summary: 'Create, refresh, drop or inspect the GDS projection used by ppr mode with engine gds (API key)',
     security: KEYED,
     request: { body: { required: true, content: json(ProjectionBody) } },
     responses: { 200: { description: 'the projection state', content: json(ProjectionStateSchema) }, ...pick(400, 401, 403, 413, 415, 503, 504) },
   });
   registry.registerPath({
-    method: 'get',
-    path: '/v1/health',
+    method: ENDPOINTS.health.method,
+    path: openapiPath(ENDPOINTS.health),
     summary: 'Database reachability, migrations, index states, projection state',
     responses: {
       200: { description: 'the database answers (status ok, building or degraded)', content: json(HealthSchema) },
@@ -245,14 +246,14 @@ function document(dimension: number): Record<string, unknown> {
     },
   });
   registry.registerPath({
-    method: 'get',
-    path: '/v1/openapi.json',
+    method: ENDPOINTS.openapi.method,
+    path: openapiPath(ENDPOINTS.openapi),
     summary: 'This document',
     responses: { 200: { description: 'OpenAPI 3.1', content: json(z.record(z.unknown())) } },
   });
   registry.registerPath({
-    method: 'get',
-    path: '/metrics',
+    method: ENDPOINTS.metrics.method,
+    path: openapiPath(ENDPOINTS.metrics),
     summary: 'Prometheus metrics (text exposition format)',
     responses: { 200: { description: 'metrics', content: { 'text/plain': { schema: z.string() } } } },
   });
@@ -273,7 +274,7 @@ function document(dimension: number): Record<string, unknown> {
 export function openapiRouter(embedder: { dimension: number }): Router {
   const router = Router();
   let doc: Record<string, unknown> | undefined;
-  router.get('/v1/openapi.json', (_req, res) => {
+  router.get(ENDPOINTS.openapi.path, (_req, res) => {
     doc ??= document(embedder.dimension);
     res.json(doc);
   });

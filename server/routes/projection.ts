@@ -4,13 +4,14 @@ import { jsonBody, parseBody, requireApiKey } from '../http/handlers.js';
 import { fromDbError } from '../retrieval/db-errors.js';
 import { manageProjection } from '../db/projection.js';
 import type { Services } from '../services.js';
+import { ENDPOINTS } from '../http/endpoints.js';
 
 export const ProjectionBody = z.object({ action: z.enum(['create', 'refresh', 'drop', 'status']) }).strict();
 
 /** POST /v1/projection: the ppr projection's lifecycle (API key). */
 export function projectionRouter(svc: Services): Router {
   const router = Router();
-  router.post('/v1/projection', requireApiKey(svc.config), jsonBody, async (req, res) => {
+  router.post(ENDPOINTS.projection.path, requireApiKey(svc.config), jsonBody, async (req, res) => {
     const { action } = parseBody(ProjectionBody, req.body);
     try {
       res.json(

@@ -4,6 +4,7 @@ import { clientGone, jsonBody, parseBody } from '../http/handlers.js';
 import { modeSchema, questionFields } from '../http/schemas.js';
 import { embedQuestion, retrieveTimed, type TimedResult, validateParams, withFilter } from '../retrieval/service.js';
 import type { Services } from '../services.js';
+import { ENDPOINTS } from '../http/endpoints.js';
 
 export const RetrieveBody = z.object({ ...questionFields, mode: modeSchema.default('gated'), explain: z.boolean().optional() }).strict();
 
@@ -17,7 +18,7 @@ export async function runRetrieve(svc: Services, body: z.infer<typeof RetrieveBo
 /** POST /v1/retrieve: one question, one mode, one statement. */
 export function retrieveRouter(svc: Services): Router {
   const router = Router();
-  router.post('/v1/retrieve', jsonBody, async (req, res) => {
+  router.post(ENDPOINTS.retrieve.path, jsonBody, async (req, res) => {
     res.json(await runRetrieve(svc, parseBody(RetrieveBody, req.body), clientGone(req, res)));
   });
   return router;
