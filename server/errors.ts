@@ -45,6 +45,12 @@ export const DB_CONDITIONS = {
   terminated: { code: 'database_unavailable', retryAfterSeconds: 1, message: () => 'the query was terminated by the database; retry shortly' },
   /** An index the statement reads is missing: a bulk load rebuilds it, or a migration has not run. */
   index_building: { code: 'database_unavailable', retryAfterSeconds: 1, message: (index?: string) => `the index ${index} is being built; retry shortly` },
+  /** An index the statement reads exists but is still being populated (after a bulk import, SHOW INDEXES tells its progress). */
+  index_populating: {
+    code: 'database_unavailable',
+    retryAfterSeconds: 5,
+    message: () => 'a vector index the statement reads is still being populated (SHOW INDEXES tells its progress); retry later',
+  },
   /** This mode's statement is being planned (at start, after an outage, or by another request whose plan this one's wait outlasted). */
   planning: { code: 'database_unavailable', retryAfterSeconds: 1, message: (mode?: string) => `the server is planning the ${mode} statement; retry shortly` },
   /** The request was cancelled while it waited (its client went away). */

@@ -1,7 +1,7 @@
 import type { Config } from './config.js';
 import { ensureEmbedder } from './db/embedder-guard.js';
 import { ensureFactIndexes } from './db/fact-indexes.js';
-import { migrateStore } from './db/migrate.js';
+import { awaitIndexesOnline, migrateStore } from './db/migrate.js';
 import { ensureProjection } from './db/projection.js';
 import type { Startup } from './health.js';
 import { loadDemoIfEmpty } from './ingest/demo.js';
@@ -13,22 +13,25 @@ import type { Services } from './services.js';
 /**
  * Readies a reachable database for the API, each phase reported to `startup`: migrations, the
  * embedder guard, the demo corpus into an empty database, curated relationship types added to
- * the walk's allow-list (with their fact indexes), the ppr projection. Returns the Services the
+ * the walk's allow-list (with their fact indexes), every index online, the ppr projection. Returns the Services the
  * API serves, with that allow-list, and their retriever, whose statements are not planned yet.
  */
 export async function prepareServices(base: Services, startup: Startup): Promise<{ full: Services; retriever: ServedRetriever }> {
   const { config, store, embedder, logger } = base;
   startup.enter('migrations');
-  const m = await migrateStore(base);
+  // Indexes are waited for below, without a deadline: an imported graph builds them now.
+  const m = await migrateStore(base, 0);
   logger.info({ applied: m.applied, embedder: embedder.id }, 'migrations done');
   await ensureEmbedder(store, embedder);
   startup.enter('demo');
   await loadDemoIfEmpty(base, (p) => startup.setProgress(p.stage, p.done, p.total));
-  startup.enter('projection');
   // Curated graphs (Hetionet) bring their own relationship types: the walk may follow them too.
   const allowed = await walkedTypes(store, config.traverseTypes);
   // Each walked type's fact index (the statements search them for fact seeds); empty until its facts are embedded.
-  await ensureFactIndexes(store, allowed, embedder.dimension);
+  await ensureFactIndexes(store, allowed, embedder.dimension, 0);
+  startup.enter('indexes');
+  await awaitIndexesOnline(store, (percent, populating) => startup.setProgress(`${populating.length} populating`, Math.floor(percent), 100));
+  startup.enter('projection');
   const projection = await ensureProjection(store.driver, { graphName: config.pprGraphName, database: store.database, extraTypes: allowed });
   if (projection !== 'none') logger.info({ graphName: config.pprGraphName }, 'ppr projection built');
   const served: Config = { ...config, traverseTypes: allowed };

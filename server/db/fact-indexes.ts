@@ -42,7 +42,7 @@ export async function ensureFactIndexes(store: GraphStore, types: readonly strin
     );
     created = true;
   }
-  if (created) await store.read('CALL db.awaitIndexes($s)', { s: neo4j.int(awaitSeconds) });
+  if (created && awaitSeconds > 0) await store.read('CALL db.awaitIndexes($s)', { s: neo4j.int(awaitSeconds) });
 }
 
 /** Drops every fact index (before vectors of another dimension are written). */

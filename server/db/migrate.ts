@@ -54,9 +54,9 @@ export interface MigrationResult {
 }
 
 /**
- * awaitSeconds: how long to wait for the indexes to come online (300 by default). A graph loaded by
- * an offline import builds every vector index here: 10,000 generated passages (0.9 M vectors) take
- * longer than an hour on a loaded 2-core machine (bench/reports/scale).
+ * awaitSeconds: how long to wait for the indexes to come online (300 by default; 0: do not wait,
+ * as the server's start, which waits with awaitIndexesOnline instead). A graph loaded by an
+ * offline import builds every vector index here, which takes minutes to an hour (docs/scale.md).
  */
 export async function migrate(store: GraphStore, opts: { dimension: number; dir?: string; awaitSeconds?: number }): Promise<MigrationResult> {
   if (!Number.isInteger(opts.dimension) || opts.dimension < 1 || opts.dimension > 4096) {
@@ -91,11 +91,37 @@ export async function migrate(store: GraphStore, opts: { dimension: number; dir?
     });
     result.applied.push(f.name);
   }
-  await store.read('CALL db.awaitIndexes($s)', { s: neo4j.int(opts.awaitSeconds ?? 300) });
+  if (opts.awaitSeconds !== 0) await store.read('CALL db.awaitIndexes($s)', { s: neo4j.int(opts.awaitSeconds ?? 300) });
   return result;
 }
 
+/**
+ * Waits, without a deadline, until every index is online, reporting the least populated one's
+ * progress; fails when an index failed to populate. A large imported graph builds its vector
+ * indexes for minutes to an hour: the server reports it (GET /v1/health) instead of giving up.
+ */
+export async function awaitIndexesOnline(store: GraphStore, onProgress?: (percent: number, populating: string[]) => void, pollMs = 2000): Promise<void> {
+  for (;;) {
+    const r = await store.read('SHOW INDEXES YIELD name, state, populationPercent, failureMessage RETURN name, state, populationPercent, failureMessage');
+    const rows = r.records.map((x) => ({
+      name: String(x.get('name')),
+      state: String(x.get('state')),
+      percent: Number(x.get('populationPercent')),
+      failure: x.get('failureMessage'),
+    }));
+    const failed = rows.find((x) => x.state === 'FAILED');
+    if (failed) throw new MigrationError(`index ${failed.name} failed to populate: ${String(failed.failure).slice(0, 300)}`);
+    const populating = rows.filter((x) => x.state !== 'ONLINE');
+    if (!populating.length) return;
+    onProgress?.(
+      Math.min(...populating.map((x) => x.percent)),
+      populating.map((x) => x.name),
+    );
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
 /** Applies pending migrations, the vector indexes at the embedder's dimension. */
-export function migrateStore(svc: { store: GraphStore; embedder: { dimension: number } }): Promise<MigrationResult> {
-  return migrate(svc.store, { dimension: svc.embedder.dimension });
+export function migrateStore(svc: { store: GraphStore; embedder: { dimension: number } }, awaitSeconds?: number): Promise<MigrationResult> {
+  return migrate(svc.store, { dimension: svc.embedder.dimension, awaitSeconds });
 }

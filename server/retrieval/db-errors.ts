@@ -34,6 +34,8 @@ export function fromDbError(e: unknown, timeoutMs: number, elapsedMs?: number): 
   // A bulk load rebuilding an index (server/db/compact-indexes.ts), or a migration not yet run.
   const index = message.match(/There is no such (?:vector|fulltext) schema index: (\w+)/);
   if (index) return dbError('index_building', index[1]);
+  // A vector index still populating: Neo4j waits a while inside the procedure, then gives up.
+  if (/Expected index to come online within a reasonable time/.test(message)) return dbError('index_populating');
   switch (classifyDbError(e)) {
     case 'unavailable':
       return databaseUnreachable();

@@ -113,3 +113,16 @@ test("GDS's TerminatedException is the timeout when the timeout has passed, else
   expect(fromDbError(e, 1000, 1500)).toMatchObject({ code: 'query_timeout', message: 'retrieval exceeded the 1000 ms timeout' });
   expect(fromDbError(e, 1000, 10)).toMatchObject({ code: 'database_unavailable', retryAfterSeconds: 1 });
 });
+
+test('a vector index still populating (a bulk-imported graph) is a 503 retry, not a 500', () => {
+  // What Neo4j 5.26 answered a query on fact_RELATED while it populated on the 100 k scale graph.
+  const e = new Neo4jError(
+    'Failed to invoke procedure `db.index.vector.queryRelationships`: Caused by: java.lang.IllegalStateException: Expected index to come online within a reasonable time.',
+    'Neo.ClientError.Procedure.ProcedureCallFailed',
+    '50N42',
+    'error',
+  );
+  const mapped = fromDbError(e, 30_000);
+  expect(mapped).toMatchObject({ code: 'database_unavailable', retryAfterSeconds: 5 });
+  expect(mapped.message).toMatch(/still being populated/);
+});
