@@ -4,7 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import neo4j, { type Driver } from 'neo4j-driver';
 import pino from 'pino';
-import { loadConfig, type Config } from '../../../server/config.js';
+import { loadConfig, ROOT, type Config } from '../../../server/config.js';
 import { createHashEmbedder } from '../../../server/embedders/hash.js';
 import { manageProjection } from '../../../server/db/projection.js';
 import type { Health } from '../../../server/health.js';
@@ -31,7 +31,7 @@ import { bridgeFixture, loadGraph } from '../../support/fixtures.js';
  * the launcher does not manage fails the test, with what to set: it is never
  * skipped.
  */
-const launcher = path.resolve(import.meta.dirname ?? '.', '..', '..', 'docker', 'neo4j.mjs');
+const launcher = path.join(ROOT, 'docker', 'neo4j.mjs');
 const uri = process.env.NEO4J_URI ?? '';
 const boltPort = uri.match(/:(\d+)\/?$/)?.[1];
 const managed = Boolean(process.env.NEO4J_DATA_DIR && boltPort && /127\.0\.0\.1|localhost/.test(uri));
