@@ -3,7 +3,7 @@ import express from 'express';
 import { ROOT } from './config.js';
 import { AppError } from './errors.js';
 import { observeResponses } from './metrics.js';
-import { ENDPOINT_PATHS } from './http/endpoints.js';
+import { endpointPath } from './http/endpoints.js';
 import { errorHandler } from './http/errors.js';
 import { admission } from './http/admission.js';
 import { readGuard } from './http/read-access.js';
@@ -27,7 +27,7 @@ function baseApp(logger: Logger): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestId(logger));
-  app.use(observeResponses(ENDPOINT_PATHS));
+  app.use(observeResponses(endpointPath));
   app.use(metricsRouter());
   return app;
 }

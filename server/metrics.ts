@@ -101,13 +101,10 @@ export function setProjectionState(state: string): void {
 
 /**
  * Express middleware: counts every request by route and status, and times it. A request refused
- * before routing (admission control, a key) is labelled by the endpoint path it asked for (one of
- * `paths`, Express syntax), so labels stay bounded.
+ * before routing (admission control, a key) is labelled by `knownRoute`, the endpoint path it
+ * asked for (server/http/endpoints.ts), so labels stay bounded.
  */
-export function observeResponses(paths: string[]): (req: Request, res: Response, next: NextFunction) => void {
-  const exact = new Set(paths.filter((p) => !p.includes('/:')));
-  const templated = paths.filter((p) => p.includes('/:')).map((p) => ({ p, prefix: p.slice(0, p.indexOf('/:') + 1) }));
-  const knownRoute = (path: string) => (exact.has(path) ? path : templated.find((t) => path.startsWith(t.prefix))?.p);
+export function observeResponses(knownRoute: (path: string) => string | undefined): (req: Request, res: Response, next: NextFunction) => void {
   return (req, res, next) => {
     const t0 = performance.now();
     res.once('close', () => {

@@ -1,3 +1,9 @@
+/**
+ * Planning the retrieval statements, at start-up and again when the database is back after an
+ * outage (a restart loses Neo4j's query cache), and the per-mode readiness that follows from it:
+ * a mode answers the moment its own statement is planned, and 503 + Retry-After until then
+ * (docs/recovery.md). Each plan is Retriever.plan.
+ */
 import os from 'node:os';
 import { classifyDbError } from './db/driver.js';
 import { databaseUnreachable, dbError } from './errors.js';

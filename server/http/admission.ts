@@ -13,8 +13,6 @@ import { inFlight, queued, rejected } from '../metrics.js';
 import { type AdmissionKind, endpointsOf } from './endpoints.js';
 import { routePath } from './handlers.js';
 
-export type { AdmissionKind };
-
 /** Seconds a refused client is told to wait, per kind. */
 const RETRY_AFTER: Record<AdmissionKind, number> = { retrieve: 1 };
 

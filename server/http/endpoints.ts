@@ -51,11 +51,11 @@ export function underPath(ep: Endpoint, p: string): boolean {
   return at < 0 ? p === ep.path : p.startsWith(ep.path.slice(0, at + 1));
 }
 
-/** The endpoints a request's method and path may reach (HEAD is GET; any method on a path counts when `anyMethod`). */
-export function endpointsOf(method: string, p: string, anyMethod = false): Endpoint[] {
+/** The endpoints a request's method and path may reach (HEAD is GET). */
+export function endpointsOf(method: string, p: string): Endpoint[] {
   const m = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase();
-  return ALL.filter((ep) => (anyMethod || ep.method === m) && underPath(ep, p));
+  return ALL.filter((ep) => ep.method === m && underPath(ep, p));
 }
 
-/** Every endpoint path, for bounded metric labels. */
-export const ENDPOINT_PATHS: string[] = [...new Set(ALL.map((ep) => ep.path))];
+/** The endpoint path (Express syntax) a request path falls under, whatever its method: a bounded metric label. */
+export const endpointPath = (p: string): string | undefined => ALL.find((ep) => underPath(ep, p))?.path;

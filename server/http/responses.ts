@@ -132,5 +132,3 @@ export const HealthSchema = z.object({
   projection: z.union([ProjectionStateSchema, z.object({ error: z.string() })]).optional(),
   embedder: z.object({ id: z.string(), dimension: z.number().int() }).optional(),
 });
-
-export { RetrievalResultSchema };

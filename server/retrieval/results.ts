@@ -121,7 +121,7 @@ export type Trace = z.infer<typeof TraceSchema>;
 export type GatedTrace = Extract<Trace, { steps: unknown }>;
 /** ppr's trace: the teleport set and the top scores. */
 export type PprTrace = Extract<Trace, { teleport: unknown }>;
-/** What the API answers (the service adds the embedding and total times). */
-export type ServedRetrievalResult = z.infer<typeof RetrievalResultSchema>;
+/** What the API answers: the Retriever's result with the embedding and total times (retrieveTimed, service.ts). */
+export type TimedResult = z.infer<typeof RetrievalResultSchema>;
 /** What the Retriever returns: the database's time only. */
-export type RetrievalResult = Omit<ServedRetrievalResult, 'timings'> & { timings: { dbMs: number } };
+export type RetrievalResult = Omit<TimedResult, 'timings'> & { timings: { dbMs: number } };

@@ -1,13 +1,9 @@
 import type { Embedder } from '../embedders/types.js';
 import { AppError, fromZod } from '../errors.js';
 import { observeRetrieval } from '../metrics.js';
-import type { RetrievalResult } from './results.js';
+import type { TimedResult } from './results.js';
 import { round, type Retriever } from './retriever.js';
 import { paramsSchema, type Mode } from './params.js';
-
-export interface TimedResult extends Omit<RetrievalResult, 'timings'> {
-  timings: { embedMs: number; dbMs: number; totalMs: number };
-}
 
 /** Validates a mode's params, naming the offending field as <prefix>.<name> (params.<name> by default). */
 export function validateParams(mode: Mode, params: Record<string, unknown> | undefined, prefix = 'params'): Record<string, unknown> {

@@ -15,7 +15,7 @@ import { AppError, dbError } from '../errors.js';
 import { admitted, type Gate } from '../http/admission.js';
 import { STATUS } from '../http/errors.js';
 import { prototypeKey } from '../http/handlers.js';
-import type { TimedResult } from '../retrieval/service.js';
+import type { TimedResult } from '../retrieval/results.js';
 import type { Services } from '../services.js';
 import { AnswerBody, runAnswer } from './answer.js';
 import { CompareBody, runCompare } from './compare.js';

@@ -12,9 +12,9 @@ import {
   ErrorSchema,
   HealthSchema,
   modeParamsDoc,
-  RetrievalResultSchema,
   SourcesSchema,
 } from '../http/responses.js';
+import { RetrievalResultSchema } from '../retrieval/results.js';
 import { MODE_NAMES } from '../retrieval/params.js';
 import { AnswerBody } from './answer.js';
 import { CompareBody } from './compare.js';

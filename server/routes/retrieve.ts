@@ -2,7 +2,8 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { clientGone, jsonBody, parseBody } from '../http/handlers.js';
 import { modeSchema, questionFields } from '../http/schemas.js';
-import { embedQuestion, retrieveTimed, type TimedResult, validateParams, withFilter } from '../retrieval/service.js';
+import type { TimedResult } from '../retrieval/results.js';
+import { embedQuestion, retrieveTimed, validateParams, withFilter } from '../retrieval/service.js';
 import type { Services } from '../services.js';
 import { ENDPOINTS } from '../http/endpoints.js';
 

@@ -1,9 +1,9 @@
 // Subject: server/errors.ts + server/http/errors.ts: one message, code and Retry-After per database condition.
 import { Neo4jError } from 'neo4j-driver';
 import { type AppError, DB_CONDITIONS, databaseUnreachable } from '../../../server/errors.js';
-import { errorHandler } from '../../../server/http/errors.js';
 import { fromDbError } from '../../../server/retrieval/db-errors.js';
 import { toolError } from '../../../server/routes/mcp-tools.js';
+import { errorAnswer } from '../../support/error-answer.js';
 
 /** One condition, one answer: the same code, message and Retry-After from retrieval, the HTTP fallback and MCP. */
 const err = (code: string, message: string) => new Neo4jError(message, code, '50N42', 'error');
@@ -15,21 +15,7 @@ const POOL_FULL = err(
 const silent = { error: () => undefined } as never;
 
 /** What the HTTP error handler answers for a raw error (an ingestion's driver error reaches it unmapped). */
-function http(e: unknown) {
-  const out: { status?: number; body?: { error: { code: string; message: string } }; headers: Record<string, string> } = { headers: {} };
-  const res = {
-    destroyed: false,
-    headersSent: false,
-    setHeader: (k: string, v: string) => void (out.headers[k.toLowerCase()] = v),
-    status(code: number) {
-      out.status = code;
-      return this;
-    },
-    json: (b: never) => void (out.body = b),
-  };
-  errorHandler(e, { socket: { destroyed: false } } as never, res as never, () => undefined);
-  return out;
-}
+const http = errorAnswer;
 
 test.each([
   ['unreachable', UNREACHABLE],

@@ -2,8 +2,8 @@
 import { Neo4jError } from 'neo4j-driver';
 import { classifyDbError } from '../../../server/db/driver.js';
 import { AppError } from '../../../server/errors.js';
-import { errorHandler } from '../../../server/http/errors.js';
 import { fromDbError } from '../../../server/retrieval/db-errors.js';
+import { errorAnswer } from '../../support/error-answer.js';
 
 /** Issue 11, item 4: what Neo4j and the driver say during an outage, start-up or shutdown classify as unavailable (503). */
 const err = (code: string, message: string) => new Neo4jError(message, code, '50N42', 'error: general processing exception');
@@ -64,21 +64,7 @@ test('a query over the per-transaction memory limit is a 400 naming params (the 
 });
 
 test('outside retrieval (a document write), the per-transaction limit is a 413 and a full pool a 503 with Retry-After, never a 500', () => {
-  const answer = (e: unknown) => {
-    const out: { status?: number; body?: { error: { code: string; field?: string } }; headers: Record<string, string> } = { headers: {} };
-    const res = {
-      destroyed: false,
-      headersSent: false,
-      setHeader: (k: string, v: string) => void (out.headers[k.toLowerCase()] = v),
-      status(code: number) {
-        out.status = code;
-        return this;
-      },
-      json: (b: never) => void (out.body = b),
-    };
-    errorHandler(e, { socket: { destroyed: false } } as never, res as never, () => undefined);
-    return out;
-  };
+  const answer = errorAnswer;
   const memory = (message: string) => err('Neo.TransientError.General.MemoryPoolOutOfMemoryError', message);
   expect(answer(memory(QUERY_TOO_BIG))).toMatchObject({ status: 413, body: { error: { code: 'too_large', field: '(body)' } } });
   const full = answer(memory(POOL_FULL));
