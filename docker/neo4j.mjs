@@ -7,7 +7,7 @@
 // Every command is idempotent. Settings come from the environment (or .env):
 // NEO4J_PASSWORD, NEO4J_BOLT_PORT, NEO4J_HTTP_PORT, NEO4J_HEAP, NEO4J_PAGECACHE,
 // NEO4J_DATA_DIR, NEO4J_JVM_OPTS, NEO4J_CDS, NEO4J_START_TIMEOUT (seconds a start may
-// take, default 180). Plain JavaScript so it runs before `npm ci` has built anything
+// take, default 180), NEO4J_VECTOR_BUFFER_MB (each vector index's RAM buffer while it is built). Plain JavaScript so it runs before `npm ci` has built anything
 // except neo4j-driver.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,9 +25,9 @@ class LauncherError extends Error {}
 
 // Same defaults and ranges as server/config.ts's schema; empty = unset.
 const env = (name, def) => process.env[name] || def;
-function seconds(name, def) {
+function positive(name, def, unit) {
   const raw = env(name, String(def));
-  if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < 1) throw new LauncherError(`${name} must be a positive whole number of seconds, got "${raw}"`);
+  if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < 1) throw new LauncherError(`${name} must be a positive whole number of ${unit}, got "${raw}"`);
   return Number(raw);
 }
 
@@ -47,7 +47,8 @@ try {
     heap: env('NEO4J_HEAP', '2g'),
     pagecache: env('NEO4J_PAGECACHE', '1g'),
     dataDir: path.resolve(root, env('NEO4J_DATA_DIR', '.data/neo4j')),
-    startTimeoutMs: 1000 * seconds('NEO4J_START_TIMEOUT', 180),
+    startTimeoutMs: 1000 * positive('NEO4J_START_TIMEOUT', 180, 'seconds'),
+    vectorBufferMb: positive('NEO4J_VECTOR_BUFFER_MB', 1, 'MB'),
   };
 } catch (e) {
   console.error(`error: ${e.message}`);
@@ -199,6 +200,9 @@ function writeConf() {
       // request with extreme parameters fails alone, with its own error (the server answers 400),
       // instead of exhausting the pool for every concurrent query.
       `db.memory.transaction.max=${Math.floor(parseSize(cfg.heap) / 2 / 2 ** 20)}m`,
+      // A vector index being built flushes a Lucene segment each time this buffer fills, and a search
+      // visits every segment (docs/scale.md#vector-index-segments).
+      `internal.dbms.index.vector.population_ram_buffer_size=${cfg.vectorBufferMb}`,
       '',
     ].join('\n'),
   );
@@ -352,7 +356,8 @@ Environment (or .env): NEO4J_PASSWORD (default graph-recall-dev), NEO4J_BOLT_POR
 NEO4J_HTTP_PORT (7474), NEO4J_HEAP (2g), NEO4J_PAGECACHE (1g), NEO4J_DATA_DIR (.data/neo4j),
 NEO4J_START_TIMEOUT (seconds a start may take before it is abandoned: 180; more on a loaded machine),
 NEO4J_CDS (true: keep a JVM class-data archive in NEO4J_DATA_DIR/jvm, written at the first stop, so later
-starts serve and plan sooner), NEO4J_JVM_OPTS (extra JVM options, space-separated; empty).`;
+starts serve and plan sooner), NEO4J_JVM_OPTS (extra JVM options, space-separated; empty),
+NEO4J_VECTOR_BUFFER_MB (MB each vector index buffers while it is built: 1, Neo4j's default; docs/scale.md).`;
 
 const commands = { start, stop, status, logs };
 const cmd = process.argv[2];

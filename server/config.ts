@@ -92,6 +92,10 @@ export const envSchema = z.object({
     int(1, 86400).default('180'),
     'seconds the embedded Neo4j may take to start before the launcher gives up (more on a loaded machine)',
   ),
+  NEO4J_VECTOR_BUFFER_MB: doc(
+    int(1, 65536).default('1'),
+    'embedded Neo4j: MB of RAM each vector index buffers while it is built; each full buffer becomes a Lucene segment, and a search visits every segment',
+  ),
   // Retrieval
   QUERY_TIMEOUT_MS: doc(
     int(100, 600000).default('10000'),

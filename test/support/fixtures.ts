@@ -1,7 +1,8 @@
 import type { Driver } from 'neo4j-driver';
 import { ensureFactIndexes } from '../../server/db/fact-indexes.js';
+import { manageProjection } from '../../server/db/projection.js';
 import { GraphStore } from '../../server/db/store.js';
-import { TEST_DIM, randomUnit, rng } from './db.js';
+import { TEST_DIM, randomUnit, resetGraph, rng } from './db.js';
 
 export interface FixtureEntity {
   id: string;
@@ -67,6 +68,16 @@ export async function loadGraph(driver: Driver, g: FixtureGraph): Promise<void> 
   } finally {
     await s.close();
   }
+}
+
+/**
+ * The usual start of a test on a fixture: the graph emptied, the fixture written, and ppr's GDS
+ * projection (graph_recall_ppr) built over it, over extraTypes too when the fixture walks its own types.
+ */
+export async function loadFixtureGraph(driver: Driver, g: FixtureGraph, extraTypes?: string[]): Promise<void> {
+  await resetGraph(driver);
+  await loadGraph(driver, g);
+  await manageProjection(driver, 'refresh', { graphName: 'graph_recall_ppr', ...(extraTypes ? { extraTypes } : {}) });
 }
 
 /** A unit vector with the given cosine to unit vector q, otherwise random (seeded). */

@@ -1,9 +1,8 @@
 // Subject: POST /v1/retrieve and /v1/compare over real HTTP.
 import type { Driver } from 'neo4j-driver';
 import { createHashEmbedder } from '../../../server/embedders/hash.js';
-import { manageProjection } from '../../../server/db/projection.js';
-import { resetGraph, testDriver } from '../../support/db.js';
-import { bridgeFixture, loadGraph } from '../../support/fixtures.js';
+import { testDriver } from '../../support/db.js';
+import { bridgeFixture, loadFixtureGraph } from '../../support/fixtures.js';
 import { TcpProxy } from '../../support/proxy.js';
 import { postJson, startServer, type RunningServer } from '../../support/server.js';
 
@@ -15,9 +14,7 @@ let srv: RunningServer;
 
 beforeAll(async () => {
   driver = await testDriver();
-  await resetGraph(driver);
-  await loadGraph(driver, f.graph);
-  await manageProjection(driver, 'refresh', { graphName: 'graph_recall_ppr' });
+  await loadFixtureGraph(driver, f.graph);
   srv = await startServer({ embedder });
 });
 afterAll(async () => {

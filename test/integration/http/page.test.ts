@@ -3,9 +3,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Driver } from 'neo4j-driver';
 import { loadConfig } from '../../../server/config.js';
 import { createHashEmbedder } from '../../../server/embedders/hash.js';
-import { manageProjection } from '../../../server/db/projection.js';
 import { resetGraph, testDriver } from '../../support/db.js';
-import { bridgeFixture, loadGraph, type FixtureGraph } from '../../support/fixtures.js';
+import { bridgeFixture, loadGraph, type FixtureGraph, loadFixtureGraph } from '../../support/fixtures.js';
 import { startServer, type RunningServer } from '../../support/server.js';
 
 /** The page at / in Debian's headless Chromium, driven by playwright-core. */
@@ -137,9 +136,7 @@ afterAll(async () => {
 
 describe('on the bridge fixture', () => {
   beforeAll(async () => {
-    await resetGraph(driver);
-    await loadGraph(driver, f.graph);
-    await manageProjection(driver, 'refresh', { graphName: 'graph_recall_ppr' });
+    await loadFixtureGraph(driver, f.graph);
     srv = await startServer({ embedder });
   });
   afterAll(async () => {

@@ -3,11 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { createHashEmbedder } from '../../../server/embedders/hash.js';
-import { manageProjection } from '../../../server/db/projection.js';
 import { CYPHER_DIR } from '../../../server/db/cypher.js';
-import { resetGraph, testDriver } from '../../support/db.js';
+import { testDriver } from '../../support/db.js';
 import { cli as runCli } from '../../support/cli.js';
-import { bridgeFixture, loadGraph } from '../../support/fixtures.js';
+import { bridgeFixture, loadFixtureGraph } from '../../support/fixtures.js';
 import { postJson, startServer, type RunningServer } from '../../support/server.js';
 
 /**
@@ -21,9 +20,7 @@ let srv: RunningServer;
 
 beforeAll(async () => {
   driver = await testDriver();
-  await resetGraph(driver);
-  await loadGraph(driver, f.graph);
-  await manageProjection(driver, 'refresh', { graphName: 'graph_recall_ppr' });
+  await loadFixtureGraph(driver, f.graph);
   srv = await startServer({ embedder: createHashEmbedder(384) });
 });
 afterAll(async () => {

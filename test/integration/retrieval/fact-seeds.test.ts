@@ -3,10 +3,9 @@ import type { Driver } from 'neo4j-driver';
 import { rng } from '../../../bench/lib/random.js';
 import { GraphStore } from '../../../server/db/store.js';
 import { Retriever } from '../../../server/retrieval/retriever.js';
-import { manageProjection } from '../../../server/db/projection.js';
 import type { Mode } from '../../../server/retrieval/params.js';
-import { TEST_DIM, randomUnit, resetGraph, testDriver } from '../../support/db.js';
-import { type FixtureGraph, loadGraph, withCosine } from '../../support/fixtures.js';
+import { TEST_DIM, randomUnit, testDriver } from '../../support/db.js';
+import { type FixtureGraph, withCosine, loadFixtureGraph } from '../../support/fixtures.js';
 
 /**
  * Fact seeds (HippoRAG 2's query-to-triple match): the question against each walked type's fact
@@ -74,9 +73,7 @@ const nonSeedAnchor = (ids: string[]) => ids.filter((id) => id !== 'd:bone');
 
 beforeAll(async () => {
   driver = await testDriver();
-  await resetGraph(driver);
-  await loadGraph(driver, graph);
-  await manageProjection(driver, 'refresh', { graphName: 'graph_recall_ppr', extraTypes: TYPES });
+  await loadFixtureGraph(driver, graph, TYPES);
   retriever = new Retriever(new GraphStore(driver, 'neo4j'), {
     timeoutMs: 120000,
     allowedRelTypes: ['RELATED', 'SAME_AS', ...TYPES],

@@ -3,11 +3,10 @@ import type { Driver } from 'neo4j-driver';
 import { GraphStore } from '../../../server/db/store.js';
 import type { RetrievalResult } from '../../../server/retrieval/results.js';
 import { Retriever } from '../../../server/retrieval/retriever.js';
-import { manageProjection } from '../../../server/db/projection.js';
 import { MODE_NAMES, type Mode } from '../../../server/retrieval/params.js';
 import { rng } from '../../../bench/lib/random.js';
-import { TEST_DIM, randomUnit, resetGraph, testDriver } from '../../support/db.js';
-import { loadGraph, withCosine, type FixtureGraph } from '../../support/fixtures.js';
+import { TEST_DIM, randomUnit, testDriver } from '../../support/db.js';
+import { withCosine, type FixtureGraph, loadFixtureGraph } from '../../support/fixtures.js';
 
 /**
  * A knowledge graph without passages, as a DBA's own graph or Hetionet: typed
@@ -58,9 +57,7 @@ const results = {} as Record<Mode, RetrievalResult>;
 
 beforeAll(async () => {
   driver = await testDriver();
-  await resetGraph(driver);
-  await loadGraph(driver, graph);
-  await manageProjection(driver, 'refresh', { graphName: 'graph_recall_ppr', extraTypes: TYPES });
+  await loadFixtureGraph(driver, graph, TYPES);
   store = new GraphStore(driver, 'neo4j');
   retriever = new Retriever(store, { timeoutMs: 120000, allowedRelTypes: ['RELATED', 'SAME_AS', ...TYPES], pprGraphName: 'graph_recall_ppr' });
   for (const mode of MODE_NAMES) {

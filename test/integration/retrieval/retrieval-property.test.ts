@@ -7,8 +7,8 @@ import { Retriever } from '../../../server/retrieval/retriever.js';
 import { GraphStore } from '../../../server/db/store.js';
 import { manageProjection } from '../../../server/db/projection.js';
 import { calibrated, gatedActivation, pprScores, selectPassages, vectorSeeds, type RefGraph } from '../../support/reference.js';
-import { randomUnit, resetGraph, rng, testDriver } from '../../support/db.js';
-import { loadGraph, withCosine, type FixtureGraph } from '../../support/fixtures.js';
+import { randomUnit, rng, testDriver } from '../../support/db.js';
+import { withCosine, type FixtureGraph, loadFixtureGraph } from '../../support/fixtures.js';
 
 /**
  * Property tests: on random small graphs, each Cypher statement returns the
@@ -98,9 +98,7 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
   };
 
   beforeAll(async () => {
-    await resetGraph(driver);
-    await loadGraph(driver, graph);
-    await manageProjection(driver, 'refresh', { graphName: 'graph_recall_ppr' });
+    await loadFixtureGraph(driver, graph);
   });
 
   test.each([0, 0.3])('vector mode equals the reference: the dense top K, the entities they mention, no seeds (cosineFloor %p)', async (cosineFloor) => {
