@@ -7,8 +7,8 @@
 // Every command is idempotent. Settings come from the environment (or .env):
 // NEO4J_PASSWORD, NEO4J_BOLT_PORT, NEO4J_HTTP_PORT, NEO4J_HEAP, NEO4J_PAGECACHE,
 // NEO4J_DATA_DIR, NEO4J_JVM_OPTS, NEO4J_CDS, NEO4J_START_TIMEOUT (seconds a start may
-// take, default 180), NEO4J_VECTOR_BUFFER_MB (each vector index's RAM buffer while it is built). Plain JavaScript so it runs before `npm ci` has built anything
-// except neo4j-driver.
+// take, default 180), NEO4J_VECTOR_BUFFER_MB (each vector index's RAM buffer while it is
+// built). Plain JavaScript so it runs before `npm ci` has built anything except neo4j-driver.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -25,9 +25,11 @@ class LauncherError extends Error {}
 
 // Same defaults and ranges as server/config.ts's schema; empty = unset.
 const env = (name, def) => process.env[name] || def;
-function positive(name, def, unit) {
+function positive(name, def, unit, max) {
   const raw = env(name, String(def));
-  if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < 1) throw new LauncherError(`${name} must be a positive whole number of ${unit}, got "${raw}"`);
+  if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+    throw new LauncherError(`${name} must be a whole number of ${unit} in [1, ${max}], got "${raw}"`);
+  }
   return Number(raw);
 }
 
@@ -47,8 +49,8 @@ try {
     heap: env('NEO4J_HEAP', '2g'),
     pagecache: env('NEO4J_PAGECACHE', '1g'),
     dataDir: path.resolve(root, env('NEO4J_DATA_DIR', '.data/neo4j')),
-    startTimeoutMs: 1000 * positive('NEO4J_START_TIMEOUT', 180, 'seconds'),
-    vectorBufferMb: positive('NEO4J_VECTOR_BUFFER_MB', 1, 'MB'),
+    startTimeoutMs: 1000 * positive('NEO4J_START_TIMEOUT', 180, 'seconds', 86400),
+    vectorBufferMb: positive('NEO4J_VECTOR_BUFFER_MB', 1, 'MB', 65536),
   };
 } catch (e) {
   console.error(`error: ${e.message}`);
