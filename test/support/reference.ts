@@ -7,6 +7,7 @@
 
 export interface RefEntity {
   id: string;
+  type?: string;
   embedding: number[];
   descriptionEmbedding: number[] | null;
 }
@@ -20,6 +21,9 @@ export interface RefRelation {
   to: string;
   type: string;
   weight?: number;
+  predicate?: string;
+  /** The fact sentence's embedding (fact seeds); none = not embedded. */
+  embedding?: number[];
 }
 export interface RefGraph {
   entities: RefEntity[];
@@ -69,6 +73,114 @@ export function vectorSeeds(g: RefGraph, q: number[], seedK: number, seedMinScor
     .filter((x) => x.cos >= seedMinScore);
   const best = scored.length ? scored[0].cos : 0;
   return scored.map((x) => ({ id: x.id, activation: best > 0 ? x.cos / best : 0 }));
+}
+
+/** The text normalisation of the name rules: lower case, every run of non-letters and non-digits one space. */
+const words = (s: string) =>
+  s
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .split(' ')
+    .filter((w) => w !== '');
+const padded = (s: string) => ` ${words(s.toLowerCase()).join(' ')} `;
+const capitalised = (ws: string[]) => ws.filter((w) => /^\p{Lu}/u.test(w)).map((w) => w.toLowerCase());
+
+/**
+ * Name seeds (docs/statements.md#name-seeds): of the full-text index's hits for the question (in
+ * its order; the index is the input, as it is the statement's), those of 3 characters or more whose
+ * whole name the question writes. An extracted name must be written as a name: the question's
+ * capitalised words hold all of the name's capitalised words (articles aside), one of them past the
+ * question's first word (a question with no capital past its first word is not read for case). A
+ * curated name counts as written. A name inside another matched name is no second name. At most nameSeedK.
+ */
+export function nameSeeds(question: string, hits: { id: string; name: string; curated?: boolean }[], nameSeedK: number): string[] {
+  const q = padded(question);
+  const qWords = words(question);
+  const caps = capitalised(qWords);
+  const innerCaps = capitalised(qWords.slice(1));
+  const matched = hits
+    .filter((n) => n.name.length >= 3 && q.includes(padded(n.name)))
+    .filter((n) => {
+      if (n.curated) return true;
+      const nameCaps = capitalised(words(n.name)).filter((w) => !['the', 'a', 'an'].includes(w));
+      return (
+        n.name !== n.name.toLowerCase() && (innerCaps.length === 0 || (nameCaps.every((w) => caps.includes(w)) && nameCaps.some((w) => innerCaps.includes(w))))
+      );
+    })
+    .map((n) => ({ id: n.id, words: padded(n.name) }));
+  return matched
+    .filter((m) => !matched.some((o) => o.words.length > m.words.length && o.words.includes(m.words)))
+    .slice(0, nameSeedK)
+    .map((m) => m.id);
+}
+
+export interface DefaultSeedParams {
+  seedK: number;
+  seedMinScore: number;
+  cosineFloor?: number;
+  vectorSeedsWithNames: boolean;
+  factSeedK: number;
+  factWordBonus: number;
+  relTypes: string[];
+}
+
+/** Entity types that are values, not entities to walk from: a fact seeds neither of its ends of these types. */
+const LITERAL_TYPES = ['Date', 'Number', 'Money', 'Percent', 'Nationality'];
+
+/**
+ * The seeds as the statements map them by default: the named entities (activation 1); the vector
+ * seeds (vectorSeeds) unless the question names one and vectorSeedsWithNames is off; then fact
+ * seeds. A question that names entities is matched to the named entities' own embedded facts of the
+ * walked types (SAME_AS aside), any other to the fact index hits (factHits: each walked type's index
+ * searched for the question, calibrated scores, given as input). A fact ranks by its cosine, plus
+ * factWordBonus when a predicate word (4 letters or more, a final s aside, its first five letters)
+ * begins a question word; the factSeedK best with cosine >= seedMinScore seed both ends (literals
+ * aside) at the best such cosine. A seed's activation: the largest of 1 if named, its vector cosine
+ * over the best vector seed's, its fact cosine.
+ */
+export function defaultSeeds(
+  g: RefGraph,
+  q: number[],
+  question: string,
+  named: string[],
+  factHits: { relation: RefRelation; score: number }[],
+  p: DefaultSeedParams,
+): (RefSeed & { sources: string[] })[] {
+  const floor = p.cosineFloor ?? 0;
+  const vector = p.vectorSeedsWithNames || named.length === 0 ? vectorSeeds(g, q, p.seedK, p.seedMinScore, floor) : [];
+  const qWords = words(question.toLowerCase());
+  const stems = (r: RefRelation) =>
+    words((r.predicate ?? r.type.replace(/_/g, ' ')).toLowerCase())
+      .filter((w) => w.length >= 4)
+      .map((w) => (w.endsWith('s') ? w.slice(0, -1) : w).slice(0, 5));
+  const walked = (r: RefRelation) => p.relTypes.includes(r.type) && r.type !== 'SAME_AS';
+  const facts =
+    p.factSeedK === 0
+      ? []
+      : named.length > 0
+        ? g.relations
+            .filter((r) => walked(r) && r.embedding && (named.includes(r.from) || named.includes(r.to)))
+            .map((r) => {
+              const fact = calibrated(cosine(r.embedding!, q), floor);
+              const bonus = p.factWordBonus > 0 && stems(r).some((st) => qWords.some((w) => w.startsWith(st))) ? p.factWordBonus : 0;
+              return { r, fact, rank: fact + bonus };
+            })
+        : factHits.filter((h) => walked(h.relation)).map((h) => ({ r: h.relation, fact: h.score, rank: h.score }));
+  const kept = facts
+    .sort((a, b) => b.rank - a.rank)
+    .slice(0, p.factSeedK)
+    .filter((f) => f.fact >= p.seedMinScore);
+  const typeOf = new Map(g.entities.map((e) => [e.id, e.type ?? '']));
+  const factOf = new Map<string, number>();
+  for (const f of kept)
+    for (const id of [f.r.from, f.r.to])
+      if (!LITERAL_TYPES.includes(typeOf.get(id) ?? '')) factOf.set(id, Math.max(factOf.get(id) ?? Number.NEGATIVE_INFINITY, f.fact));
+  const ids = [...new Set([...vector.map((s) => s.id), ...named, ...factOf.keys()])];
+  return ids.map((id) => {
+    const v = vector.find((s) => s.id === id);
+    const sources = [...(v ? ['vector'] : []), ...(named.includes(id) ? ['name'] : []), ...(factOf.has(id) ? ['fact'] : [])];
+    return { id, activation: Math.max(named.includes(id) ? 1 : 0, v?.activation ?? 0, factOf.get(id) ?? 0), sources };
+  });
 }
 
 export interface GatedParams {

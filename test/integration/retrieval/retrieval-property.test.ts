@@ -6,7 +6,9 @@ import type { GatedTrace, PprTrace } from '../../../server/retrieval/results.js'
 import { Retriever } from '../../../server/retrieval/retriever.js';
 import { GraphStore } from '../../../server/db/store.js';
 import { manageProjection } from '../../../server/db/projection.js';
-import { calibrated, gatedActivation, pprScores, selectPassages, vectorSeeds, type RefGraph } from '../../support/reference.js';
+import { defaultParams } from '../../../server/retrieval/params.js';
+import { DEFAULT_TRAVERSE_TYPES } from '../../../server/graph/facts.js';
+import { calibrated, defaultSeeds, gatedActivation, nameSeeds, pprScores, selectPassages, vectorSeeds, type RefGraph } from '../../support/reference.js';
 import { randomUnit, rng, testDriver } from '../../support/db.js';
 import { withCosine, type FixtureGraph, loadFixtureGraph } from '../../support/fixtures.js';
 
@@ -338,6 +340,117 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     expectClose(res.entities, expected.entities, ['activation']);
     expectClose(res.passages, expected.passages, ['score', 'graphScore', 'vectorScore']);
   }
+});
+
+// The shipped defaults, read from server/retrieval/params.ts (no parameter passed): name seeds, fact
+// seeds with the word bonus, rrf fusion with the full-text vote, hub damping. The indexes that feed
+// the statement (the entity and passage full-text indexes, the fact vector index) are read here and
+// given to the reference, which does the rest.
+describe.each([21, 22, 23])('random graph %i with facts, names and literals, at the shipped defaults', (seed) => {
+  const { graph: plain, q } = randomGraph(seed);
+  const rand = rng(seed * 7919);
+  const graph: FixtureGraph = {
+    ...plain,
+    entities: plain.entities.map((e) => ({ ...e, type: rand() < 0.1 ? 'Date' : 'Thing' })),
+    relations: [
+      ...plain.relations.map((r) => ({
+        ...r,
+        predicate: ['founded by', 'married', 'born in', 'p'][Math.floor(rand() * 4)],
+        embedding: rand() < 0.2 ? undefined : withCosine(q, -0.2 + rand() * 1.0, rand),
+      })),
+      // Entity 7, which a question names, gets ten more facts, close in cosine, every other one with the
+      // predicate the question writes ("founded"): the word bonus decides which of them seed.
+      ...Array.from({ length: 10 }, (_, i) => ({
+        from: 'e007',
+        to: plain.entities[8 + i].id,
+        type: 'RELATED',
+        weight: 1,
+        predicate: i % 2 ? 'founded by' : 'married',
+        embedding: withCosine(q, 0.85 - 0.03 * i, rand),
+      })),
+    ],
+  };
+  const ref: RefGraph = {
+    ...toRef(graph),
+    entities: graph.entities.map((e) => ({ id: e.id, type: e.type, embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding })),
+    relations: graph.relations.map((r) => ({ from: r.from, to: r.to, type: r.type, weight: r.weight, predicate: r.predicate, embedding: r.embedding })),
+  };
+  const d = defaultParams('gated') as unknown as Parameters<typeof gatedActivation>[3] &
+    Parameters<typeof selectPassages>[4] &
+    Parameters<typeof defaultSeeds>[5] & { nameSeedK: number; lexicalK: number; useNameSeeds: boolean; namedPassageWeight: number };
+  const normalised = (question: string) =>
+    question
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim();
+
+  // The server's own allow-list (TRAVERSE_REL_TYPES' default): the walked types when params name none.
+  let shipped: Retriever;
+  beforeAll(async () => {
+    await loadFixtureGraph(driver, graph);
+    shipped = new Retriever(new GraphStore(driver, 'neo4j'), {
+      timeoutMs: 60000,
+      allowedRelTypes: [...DEFAULT_TRAVERSE_TYPES],
+      pprGraphName: 'graph_recall_ppr',
+    });
+  });
+
+  test('the defaults are the shipped ones this test reads: name and fact seeds on, rrf, the gate on', () => {
+    expect(d).toMatchObject({ useNameSeeds: true, vectorSeedsWithNames: false, fusion: 'rrf', gate: true, namedPassageWeight: 0 });
+    expect(d.factSeedK).toBeGreaterThan(0);
+    expect(d.factWordBonus).toBeGreaterThan(0);
+    expect(d.relTypes).toEqual(['RELATED', 'SAME_AS']);
+  });
+
+  test.each([
+    // Two names, one of them written by a fact's predicate ("founded"): named seeds, their own facts.
+    ['Was Entity 7 founded by Entity 12?', 2],
+    // No name the question writes as a name (the full-text index finds "Entity 3" and others by
+    // their numbers): vector seeds and the fact index's nearest facts.
+    ['passage 3 text 7 passage 12', 0],
+  ])('gated mode at the defaults equals the reference: %s', async (question, names) => {
+    const res = await shipped.retrieve({ mode: 'gated', question, questionEmbedding: q });
+    const read = async (cypher: string, params: Record<string, unknown>) =>
+      (await driver.executeQuery(cypher, params, { database: 'neo4j' })).records.map((r) => r.toObject());
+    const hits = await read(
+      "CALL db.index.fulltext.queryNodes('entity_name', $q, {limit: 50}) YIELD node RETURN node.id AS id, node.name AS name, node:Curated AS curated",
+      { q: normalised(question) },
+    );
+    const named = nameSeeds(question, hits as { id: string; name: string; curated: boolean }[], d.nameSeedK);
+    expect(named.length).toBe(names);
+    const factHits = (
+      await read(
+        "CALL db.index.vector.queryRelationships('fact_RELATED', 50, $q) YIELD relationship AS r, score " +
+          'RETURN startNode(r).id AS from, endNode(r).id AS to, type(r) AS type, r.predicate AS predicate, score',
+        { q },
+      )
+    ).map((h) => ({
+      relation: ref.relations.find((r) => r.from === h.from && r.to === h.to && r.type === h.type && r.predicate === h.predicate)!,
+      score: calibrated(2 * (h.score as number) - 1),
+    }));
+    const seeds = defaultSeeds(ref, q, question, named, factHits, d);
+    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
+    expectClose([...res.seeds].sort(byId), [...seeds].sort(byId), ['activation']);
+    expect([...res.seeds].sort(byId).map((s) => [...s.sources].sort())).toEqual([...seeds].sort(byId).map((s) => [...s.sources].sort()));
+    expect(seeds.some((s) => s.sources.includes('fact'))).toBe(true);
+    const lexical = await read("CALL db.index.fulltext.queryNodes('passage_text', $q, {limit: $k}) YIELD node RETURN node.id AS id", {
+      q: normalised(question),
+      k: neo4jInt(d.lexicalK),
+    });
+    expect(lexical.length).toBeGreaterThan(0);
+    const act = gatedActivation(ref, q, seeds, d);
+    const expected = selectPassages(
+      ref,
+      q,
+      act,
+      [],
+      { ...d, named },
+      lexical.map((r) => r.id as string),
+    );
+    expectClose(res.entities, expected.entities, ['activation']);
+    expectClose(res.passages, expected.passages, ['score', 'graphScore', 'vectorScore']);
+    expect(res.passages.length).toBe(d.topK);
+  });
 });
 
 /** Caller seeds (params.seedIds) join the vector seeds at activation 1. */
