@@ -145,7 +145,7 @@ export function defaultSeeds(
   named: string[],
   factHits: { relation: RefRelation; score: number }[],
   p: DefaultSeedParams,
-): (RefSeed & { sources: string[] })[] {
+): (RefSeed & { sources: string[]; fact?: number })[] {
   const floor = p.cosineFloor ?? 0;
   const vector = p.vectorSeedsWithNames || named.length === 0 ? vectorSeeds(g, q, p.seedK, p.seedMinScore, floor) : [];
   const qWords = words(question.toLowerCase());
@@ -179,7 +179,7 @@ export function defaultSeeds(
   return ids.map((id) => {
     const v = vector.find((s) => s.id === id);
     const sources = [...(v ? ['vector'] : []), ...(named.includes(id) ? ['name'] : []), ...(factOf.has(id) ? ['fact'] : [])];
-    return { id, activation: Math.max(named.includes(id) ? 1 : 0, v?.activation ?? 0, factOf.get(id) ?? 0), sources };
+    return { id, activation: Math.max(named.includes(id) ? 1 : 0, v?.activation ?? 0, factOf.get(id) ?? 0), sources, fact: factOf.get(id) };
   });
 }
 
@@ -408,4 +408,74 @@ export function pprScores(
       : []),
   ];
   return personalizedPageRank(nodes, edges, new Map(seeds.map((s) => [s.id, s.activation])), damping, opts);
+}
+
+export interface PushParams {
+  dampingFactor: number;
+  pushRounds: number;
+  pushEpsilon: number;
+  pushFrontier: number;
+  relTypes: string[];
+  named?: readonly string[];
+  namedPassageWeight?: number;
+}
+
+/**
+ * The push engine's PageRank (docs/statements.md#push), as the statement runs it: the residual
+ * starts at the teleport weights; each round every node whose residual r exceeds
+ * pushEpsilon x (the starting mass) x its degree (relTypes and MENTIONS; the pushFrontier largest)
+ * keeps (1 - d) r in its estimate and hands d r to its neighbours in proportion to the link weight
+ * (MENTIONS 1, or namedPassageWeight from an entity the question names; parallel links each count);
+ * after the last round what is left of each residual is kept as (1 - d) r.
+ */
+export function pushPpr(g: RefGraph, teleport: RefSeed[], p: PushParams): Map<string, number> {
+  const links = new Map<string, { to: string; w: number }[]>();
+  const link = (a: string, b: string, w: number) => links.set(a, [...(links.get(a) ?? []), { to: b, w }]);
+  for (const r of g.relations) {
+    if (!p.relTypes.includes(r.type)) continue;
+    link(r.from, r.to, r.weight ?? 1);
+    link(r.to, r.from, r.weight ?? 1);
+  }
+  for (const passage of g.passages) {
+    for (const e of passage.mentions) {
+      link(passage.id, e, 1);
+      link(e, passage.id, p.named?.includes(e) ? (p.namedPassageWeight ?? 0) : 1);
+    }
+  }
+  let residual = new Map(teleport.map((s) => [s.id, s.activation]));
+  const mass = [...residual.values()].reduce((a, b) => a + b, 0);
+  const estimate = new Map<string, number>();
+  const d = p.dampingFactor;
+  for (let round = 1; round <= p.pushRounds; round++) {
+    const pushing = [...residual.entries()]
+      .filter(([id, r]) => r > 0 && r > p.pushEpsilon * mass * (links.get(id) ?? []).length)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, p.pushFrontier);
+    const next = new Map(residual);
+    for (const [id] of pushing) next.delete(id);
+    for (const [id, r] of pushing) {
+      estimate.set(id, (estimate.get(id) ?? 0) + (1 - d) * r);
+      const out = (links.get(id) ?? []).filter((l) => l.w > 0);
+      const total = out.reduce((t, l) => t + l.w, 0);
+      for (const l of out) next.set(l.to, (next.get(l.to) ?? 0) + (d * r * l.w) / total);
+    }
+    residual = next;
+  }
+  for (const [id, r] of residual) estimate.set(id, (estimate.get(id) ?? 0) + (1 - d) * r);
+  return new Map([...estimate].filter(([, s]) => s > 0));
+}
+
+/**
+ * ppr's read-out with gateScores: an entity's PageRank times the larger of its gate (max(0, the
+ * calibrated cosine of its description to the question), 0 without one) and its fact cosine when it
+ * is a fact seed; passages keep theirs. Scores of 0 drop out.
+ */
+export function gatedScores(g: RefGraph, q: number[], scores: Map<string, number>, facts: Map<string, number>, cosineFloor = 0): Map<string, number> {
+  const desc = new Map(g.entities.map((e) => [e.id, e.descriptionEmbedding]));
+  const out = new Map<string, number>();
+  for (const [id, s] of scores) {
+    const x = desc.has(id) ? s * Math.max(desc.get(id) ? Math.max(calibrated(cosine(desc.get(id)!, q), cosineFloor), 0) : 0, facts.get(id) ?? 0) : s;
+    if (x > 0) out.set(id, x);
+  }
+  return out;
 }

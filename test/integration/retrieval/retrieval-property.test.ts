@@ -8,7 +8,18 @@ import { GraphStore } from '../../../server/db/store.js';
 import { manageProjection } from '../../../server/db/projection.js';
 import { defaultParams } from '../../../server/retrieval/params.js';
 import { DEFAULT_TRAVERSE_TYPES } from '../../../server/graph/facts.js';
-import { calibrated, defaultSeeds, gatedActivation, nameSeeds, pprScores, selectPassages, vectorSeeds, type RefGraph } from '../../support/reference.js';
+import {
+  calibrated,
+  defaultSeeds,
+  gatedActivation,
+  gatedScores,
+  nameSeeds,
+  pprScores,
+  pushPpr,
+  selectPassages,
+  vectorSeeds,
+  type RefGraph,
+} from '../../support/reference.js';
 import { randomUnit, rng, testDriver } from '../../support/db.js';
 import { withCosine, type FixtureGraph, loadFixtureGraph } from '../../support/fixtures.js';
 
@@ -378,6 +389,8 @@ describe.each([21, 22, 23])('random graph %i with facts, names and literals, at 
   const d = defaultParams('gated') as unknown as Parameters<typeof gatedActivation>[3] &
     Parameters<typeof selectPassages>[4] &
     Parameters<typeof defaultSeeds>[5] & { nameSeedK: number; lexicalK: number; useNameSeeds: boolean; namedPassageWeight: number };
+  const p = defaultParams('ppr') as unknown as Parameters<typeof pushPpr>[2] &
+    Parameters<typeof selectPassages>[4] & { engine: string; exactWeights: boolean; gateScores: boolean; seedSpecificity: boolean; passageSeedWeight: number };
   const normalised = (question: string) =>
     question
       .toLowerCase()
@@ -395,11 +408,12 @@ describe.each([21, 22, 23])('random graph %i with facts, names and literals, at 
     });
   });
 
-  test('the defaults are the shipped ones this test reads: name and fact seeds on, rrf, the gate on', () => {
+  test('the defaults are the shipped ones this test reads: name and fact seeds on, rrf, the gate on, ppr by push with gate scores', () => {
     expect(d).toMatchObject({ useNameSeeds: true, vectorSeedsWithNames: false, fusion: 'rrf', gate: true, namedPassageWeight: 0 });
     expect(d.factSeedK).toBeGreaterThan(0);
     expect(d.factWordBonus).toBeGreaterThan(0);
     expect(d.relTypes).toEqual(['RELATED', 'SAME_AS']);
+    expect(p).toMatchObject({ engine: 'push', exactWeights: true, gateScores: true, seedSpecificity: false, passageSeedWeight: 0, fusion: 'rrf' });
   });
 
   test.each([
@@ -408,8 +422,7 @@ describe.each([21, 22, 23])('random graph %i with facts, names and literals, at 
     // No name the question writes as a name (the full-text index finds "Entity 3" and others by
     // their numbers): vector seeds and the fact index's nearest facts.
     ['passage 3 text 7 passage 12', 0],
-  ])('gated mode at the defaults equals the reference: %s', async (question, names) => {
-    const res = await shipped.retrieve({ mode: 'gated', question, questionEmbedding: q });
+  ])('gated and ppr at the defaults equal the reference: %s', async (question, names) => {
     const read = async (cypher: string, params: Record<string, unknown>) =>
       (await driver.executeQuery(cypher, params, { database: 'neo4j' })).records.map((r) => r.toObject());
     const hits = await read(
@@ -429,27 +442,40 @@ describe.each([21, 22, 23])('random graph %i with facts, names and literals, at 
       score: calibrated(2 * (h.score as number) - 1),
     }));
     const seeds = defaultSeeds(ref, q, question, named, factHits, d);
-    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
-    expectClose([...res.seeds].sort(byId), [...seeds].sort(byId), ['activation']);
-    expect([...res.seeds].sort(byId).map((s) => [...s.sources].sort())).toEqual([...seeds].sort(byId).map((s) => [...s.sources].sort()));
     expect(seeds.some((s) => s.sources.includes('fact'))).toBe(true);
-    const lexical = await read("CALL db.index.fulltext.queryNodes('passage_text', $q, {limit: $k}) YIELD node RETURN node.id AS id", {
-      q: normalised(question),
-      k: neo4jInt(d.lexicalK),
-    });
+    const lexical = (
+      await read("CALL db.index.fulltext.queryNodes('passage_text', $q, {limit: $k}) YIELD node RETURN node.id AS id", {
+        q: normalised(question),
+        k: neo4jInt(d.lexicalK),
+      })
+    ).map((r) => r.id as string);
     expect(lexical.length).toBeGreaterThan(0);
-    const act = gatedActivation(ref, q, seeds, d);
-    const expected = selectPassages(
+    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
+
+    const gated = await shipped.retrieve({ mode: 'gated', question, questionEmbedding: q });
+    expectClose([...gated.seeds].sort(byId), [...seeds].sort(byId), ['activation']);
+    expect([...gated.seeds].sort(byId).map((s) => [...s.sources].sort())).toEqual([...seeds].sort(byId).map((s) => [...s.sources].sort()));
+    const expected = selectPassages(ref, q, gatedActivation(ref, q, seeds, d), [], { ...d, named }, lexical);
+    expectClose(gated.entities, expected.entities, ['activation']);
+    expectClose(gated.passages, expected.passages, ['score', 'graphScore', 'vectorScore']);
+    expect(gated.passages.length).toBe(d.topK);
+
+    // ppr: the push engine's PageRank from the same seeds (exact weights), gated at read-out.
+    const ppr = await shipped.retrieve({ mode: 'ppr', question, questionEmbedding: q });
+    expectClose([...ppr.seeds].sort(byId), [...seeds].sort(byId), ['activation']);
+    const scores = gatedScores(
       ref,
       q,
-      act,
-      [],
-      { ...d, named },
-      lexical.map((r) => r.id as string),
+      pushPpr(ref, seeds, { ...p, named, namedPassageWeight: p.namedPassageWeight }),
+      new Map(seeds.filter((s) => s.fact !== undefined).map((s) => [s.id, s.fact!])),
     );
-    expectClose(res.entities, expected.entities, ['activation']);
-    expectClose(res.passages, expected.passages, ['score', 'graphScore', 'vectorScore']);
-    expect(res.passages.length).toBe(d.topK);
+    const entityIds = new Set(ref.entities.map((e) => e.id));
+    const act = new Map([...scores].filter(([id]) => entityIds.has(id)));
+    const extra = [...scores].filter(([id]) => !entityIds.has(id)).map(([id, g]) => ({ id, g }));
+    const expectedPpr = selectPassages(ref, q, act, extra, { ...p, named }, lexical);
+    expectClose(ppr.entities, expectedPpr.entities, ['activation']);
+    expectClose(ppr.passages, expectedPpr.passages, ['score', 'graphScore', 'vectorScore']);
+    expect(ppr.passages.length).toBe(p.topK);
   });
 });
 
