@@ -1,7 +1,4 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import type { Driver } from 'neo4j-driver';
-import { createApp } from '../../server/app.js';
 import type { Services } from '../../server/services.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import type { Embedder } from '../../server/embedders/types.js';
@@ -9,7 +6,11 @@ import { createLogger } from '../../server/logger.js';
 import { createExtractiveGenerator } from '../../server/answer/extractive.js';
 import type { Generator } from '../../server/answer/index.js';
 import { createOfflineExtractor } from '../../server/extractors/offline/index.js';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createApp } from '../../server/app.js';
 import { createServices } from '../../server/compose.js';
+import { startServer as startCliServer } from '../../server/startup.js';
 
 export interface RunningServer {
   url: string;
@@ -18,8 +19,72 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The real HTTP app on an ephemeral loopback port, against the test database (or the given URI). */
+/**
+ * The server the CLI's `serve` builds (server/startup.ts: the loading app, migrations, the
+ * embedder guard, the walked types, the projection, every statement planned, the watchdog, the
+ * job runner), on an ephemeral loopback port against the test database (or the given URI), with
+ * no demo corpus and no embedded Neo4j. Resolves once every mode is planned. The embedder
+ * stays the test's: closing the server does not close it.
+ */
 export async function startServer(opts: {
+  embedder: Embedder;
+  uri?: string;
+  timeoutMs?: number;
+  config?: Partial<Config>;
+  generator?: () => Promise<Generator>;
+}): Promise<RunningServer> {
+  // Only what the test sets: never the developer's .env or environment.
+  const base = loadConfig({});
+  const config: Config = {
+    ...base,
+    host: '127.0.0.1',
+    port: 0,
+    demoCorpus: undefined,
+    keepNeo4j: true,
+    ...opts.config,
+    neo4j: {
+      uri: opts.uri ?? process.env.NEO4J_URI!,
+      user: process.env.NEO4J_USER || 'neo4j',
+      password: process.env.NEO4J_PASSWORD!,
+      database: 'neo4j',
+      embedded: false,
+    },
+    queryTimeoutMs: opts.timeoutMs ?? 30000,
+  };
+  const extractor = createOfflineExtractor();
+  const embedder: Embedder = { ...bind(opts.embedder), close: async () => undefined };
+  const running = await startCliServer(config, {
+    embedder,
+    // TEST_LOG_LEVEL=error (or warn) shows the server's own log while a test runs.
+    logger: createLogger(process.env.TEST_LOG_LEVEL || 'silent'),
+    extractor: async () => extractor,
+    generator: opts.generator ?? (async () => createExtractiveGenerator()),
+  });
+  const services = await running.ready.catch(async (e: unknown) => {
+    await running.close();
+    throw e;
+  });
+  return { url: running.url, driver: services.store.driver, services, close: () => running.close() };
+}
+
+/** The embedder's methods bound to it, so a wrapper can replace close() and keep the rest. */
+function bind(e: Embedder): Embedder {
+  const out: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(e), ...Object.getOwnPropertyNames(Object.getPrototypeOf(e))])) {
+    if (key === 'constructor') continue;
+    const v = (e as unknown as Record<string, unknown>)[key];
+    out[key] = typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(e) : v;
+  }
+  return out as unknown as Embedder;
+}
+
+/**
+ * The API app alone (createServices and createApp, as `serve` composes them) with none of the
+ * start-up sequence: no migrations, no warm-up, no watchdog. Only for a test whose subject is what
+ * a server does before its statements are planned (planning.test.ts: the first requests of a cold
+ * mode); every other HTTP test runs startServer, the server the CLI builds.
+ */
+export async function startUnplannedServer(opts: {
   embedder: Embedder;
   uri?: string;
   timeoutMs?: number;

@@ -3,7 +3,7 @@ import type { Driver } from 'neo4j-driver';
 import { createHashEmbedder } from '../../../server/embedders/hash.js';
 import { resetGraph, testDriver } from '../../support/db.js';
 import { bridgeFixture, loadGraph } from '../../support/fixtures.js';
-import { postJson, startServer, type RunningServer } from '../../support/server.js';
+import { postJson, startUnplannedServer, type RunningServer } from '../../support/server.js';
 
 /**
  * Planning a long statement takes seconds, and Neo4j plans it once per concurrent request that
@@ -19,7 +19,9 @@ beforeAll(async () => {
   await resetGraph(driver);
   await loadGraph(driver, bridgeFixture().graph);
   const wide = { concurrency: 16, queue: 16 };
-  srv = await startServer({ embedder: createHashEmbedder(384), config: { admission: { retrieve: wide } } as never });
+  // Not the CLI's server: that one plans every statement before it answers, and this test is about
+  // the first requests of a mode nobody planned yet.
+  srv = await startUnplannedServer({ embedder: createHashEmbedder(384), config: { admission: { retrieve: wide } } as never });
 });
 afterAll(async () => {
   await srv?.close();
