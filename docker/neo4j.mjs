@@ -8,7 +8,9 @@
 // NEO4J_PASSWORD, NEO4J_BOLT_PORT, NEO4J_HTTP_PORT, NEO4J_HEAP, NEO4J_PAGECACHE,
 // NEO4J_DATA_DIR, NEO4J_JVM_OPTS, NEO4J_CDS, NEO4J_START_TIMEOUT (seconds a start may
 // take, default 180), NEO4J_VECTOR_BUFFER_MB (each vector index's RAM buffer while it is
-// built). Plain JavaScript so it runs before `npm ci` has built anything except neo4j-driver.
+// built), NEO4J_TRANSACTION_MAX (the memory one transaction may use, default half the heap),
+// NEO4J_TRANSACTION_TOTAL_MAX (the memory all transactions together may use, default 70 % of it).
+// Plain JavaScript so it runs before `npm ci` has built anything except neo4j-driver.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -51,6 +53,8 @@ try {
     dataDir: path.resolve(root, env('NEO4J_DATA_DIR', '.data/neo4j')),
     startTimeoutMs: 1000 * positive('NEO4J_START_TIMEOUT', 180, 'seconds', 86400),
     vectorBufferMb: positive('NEO4J_VECTOR_BUFFER_MB', 1, 'MB', 65536),
+    transactionMax: env('NEO4J_TRANSACTION_MAX', ''),
+    transactionTotalMax: env('NEO4J_TRANSACTION_TOTAL_MAX', ''),
   };
 } catch (e) {
   console.error(`error: ${e.message}`);
@@ -198,10 +202,11 @@ function writeConf() {
       // with size hints (the default) a question of a new length class re-plans the whole
       // statement (4-18 s for gated) although the plan is the same.
       'internal.cypher.use_parameter_size=false',
-      // One query may use at most half the heap (the pool of all transactions is 70 % of it), so a
-      // request with extreme parameters fails alone, with its own error (the server answers 400),
-      // instead of exhausting the pool for every concurrent query.
-      `db.memory.transaction.max=${Math.floor(parseSize(cfg.heap) / 2 / 2 ** 20)}m`,
+      // One query may use at most half the heap (NEO4J_TRANSACTION_MAX; the pool of all transactions
+      // is 70 % of it), so a request with extreme parameters fails alone, with its own error (the
+      // server answers 400), instead of exhausting the pool for every concurrent query.
+      `db.memory.transaction.max=${Math.floor((cfg.transactionMax ? parseSize(cfg.transactionMax) : parseSize(cfg.heap) / 2) / 2 ** 20)}m`,
+      ...(cfg.transactionTotalMax ? [`dbms.memory.transaction.total.max=${Math.floor(parseSize(cfg.transactionTotalMax) / 2 ** 20)}m`] : []),
       // A vector index being built flushes a Lucene segment each time this buffer fills, and a search
       // visits every segment (docs/scale.md#vector-index-segments).
       `internal.dbms.index.vector.population_ram_buffer_size=${cfg.vectorBufferMb}`,
@@ -359,7 +364,9 @@ NEO4J_HTTP_PORT (7474), NEO4J_HEAP (2g), NEO4J_PAGECACHE (1g), NEO4J_DATA_DIR (.
 NEO4J_START_TIMEOUT (seconds a start may take before it is abandoned: 180; more on a loaded machine),
 NEO4J_CDS (true: keep a JVM class-data archive in NEO4J_DATA_DIR/jvm, written at the first stop, so later
 starts serve and plan sooner), NEO4J_JVM_OPTS (extra JVM options, space-separated; empty),
-NEO4J_VECTOR_BUFFER_MB (MB each vector index buffers while it is built: 1, Neo4j's default; docs/scale.md).`;
+NEO4J_VECTOR_BUFFER_MB (MB each vector index buffers while it is built: 1, Neo4j's default; docs/scale.md),
+NEO4J_TRANSACTION_MAX (memory one transaction may use, e.g. 512m; empty: half of NEO4J_HEAP),
+NEO4J_TRANSACTION_TOTAL_MAX (memory all transactions together may use; empty: Neo4j's 70 % of NEO4J_HEAP).`;
 
 const commands = { start, stop, status, logs };
 const cmd = process.argv[2];

@@ -96,6 +96,14 @@ export const envSchema = z.object({
     int(1, 65536).default('1'),
     'embedded Neo4j: MB of RAM each vector index buffers while it is built; each full buffer becomes a Lucene segment, and a search visits every segment',
   ),
+  NEO4J_TRANSACTION_MAX: doc(
+    z.union([z.literal(''), size]).default(''),
+    'embedded Neo4j: memory one transaction may use (db.memory.transaction.max); a request over it answers 400 (retrieval) or 413 (a write); empty: half of NEO4J_HEAP',
+  ),
+  NEO4J_TRANSACTION_TOTAL_MAX: doc(
+    z.union([z.literal(''), size]).default(''),
+    "embedded Neo4j: memory all transactions together may use (dbms.memory.transaction.total.max); a request that finds it full answers 503; empty: Neo4j's 70 % of NEO4J_HEAP",
+  ),
   // Retrieval
   QUERY_TIMEOUT_MS: doc(
     int(100, 600000).default('10000'),
