@@ -127,7 +127,7 @@ test('a retrieval that finds the transaction memory pool full answers 503 with R
         const sub = tx.run('UNWIND range(1, 20000) AS x WITH x ORDER BY x DESC RETURN x').subscribe({
           onNext: () => resolve(),
           onCompleted: () => resolve(),
-          onError: (e) => {
+          onError: (e: Error) => {
             refused = e;
             resolve();
           },
