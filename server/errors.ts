@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'database_unavailable' // the database cannot be reached: retry later
   | 'overloaded' // admission control: too many requests of this kind in flight and queued; retry after retryAfterSeconds
   | 'starting' // the server is starting (migrations, the demo load): retry after retryAfterSeconds
+  | 'too_large' // what a write asks for needs more memory than one database transaction may use
   | 'query_timeout'; // the statement exceeded its time budget
 
 export class AppError extends Error {
@@ -69,6 +70,10 @@ export function dbError(condition: DbCondition, detail?: string): AppError {
   const c = DB_CONDITIONS[condition];
   return new AppError(c.code, c.message(detail), undefined, c.retryAfterSeconds);
 }
+
+/** A write too big for one database transaction (db.memory.transaction.max): the same every time, so no retry. */
+export const writeTooLarge = () =>
+  new AppError('too_large', 'the request needs more memory than one database transaction may use (db.memory.transaction.max); send less at once', '(body)');
 
 /** The database does not answer (the watchdog's probe or the driver says so). */
 export const databaseUnreachable = () => dbError('unreachable');

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { classifyDbError } from '../db/driver.js';
-import { AppError, DB_CONDITIONS, dbError, type ErrorCode } from '../errors.js';
+import { AppError, DB_CONDITIONS, dbError, type ErrorCode, writeTooLarge } from '../errors.js';
 
 /** The one table from domain error codes to HTTP statuses. */
 export const STATUS: Record<ErrorCode, number> = {
@@ -15,6 +15,7 @@ export const STATUS: Record<ErrorCode, number> = {
   database_unavailable: 503,
   overloaded: 503, // admission control; Retry-After from AppError.retryAfterSeconds
   starting: 503, // the server is starting (server/startup.ts); Retry-After from the start-up's phase
+  too_large: 413,
   query_timeout: 504,
 };
 
@@ -105,9 +106,7 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
   const failure = classifyDbError(err);
   if (failure === 'query_memory') {
     // The same every time: what the request asks to write or read is too big for one transaction.
-    res
-      .status(413)
-      .json(body('too_large', 'the request needs more memory than one database transaction may use (db.memory.transaction.max); send less at once', '(body)'));
+    res.status(413).json(errorBody(writeTooLarge()));
     return;
   }
   if (failure === 'unavailable' || failure === 'busy') {

@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { classifyDbError } from '../db/driver.js';
-import { AppError } from '../errors.js';
+import { AppError, writeTooLarge } from '../errors.js';
 import type { ClaimedJob, JobStore, JobView } from '../graph/jobs.js';
 import type { Logger } from '../logger.js';
 
@@ -47,6 +47,8 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 
 /** A job's error as stored: the domain code when there is one. */
 function describe(e: unknown): { code: string; message: string; field?: string } {
+  // A batch over db.memory.transaction.max fails the same way every time: the caller must send less.
+  if (classifyDbError(e) === 'query_memory') e = writeTooLarge();
   if (e instanceof AppError) return { code: e.code, message: e.message, ...(e.field ? { field: e.field } : {}) };
   const err = e as { name?: string; message?: string; problems?: unknown };
   if (err?.name === 'IngestInputError') return { code: 'invalid_request', message: String(err.message) };

@@ -6,6 +6,7 @@ import neo4j, { type Driver, type Session, type Transaction } from 'neo4j-driver
 import { createHashEmbedder } from '../../../server/embedders/hash.js';
 import { randomUnit, rng } from '../../support/db.js';
 import { bridgeFixture, loadGraph, type FixtureGraph } from '../../support/fixtures.js';
+import { waitForJob } from '../../support/jobs.js';
 import { postJson, startServer, type RunningServer } from '../../support/server.js';
 
 /**
@@ -149,3 +150,17 @@ test('a retrieval that finds the transaction memory pool full answers 503 with R
   const freed = await retrieve({});
   expect(freed.status).toBe(200);
 }, 300_000);
+
+test('an ingest job whose batch needs more than db.memory.transaction.max fails with too_large, and nothing of it is written', async () => {
+  // A document of 199,000 characters with many names: one batch of its passages and entities outgrows 16 MiB.
+  const text = Array.from({ length: 30000 }, (_, i) => `Name${i % 5000} met Person${(i * 7) % 5000} in City${i % 300}.`)
+    .join(' ')
+    .slice(0, 199_000);
+  const r = await postJson(`${srv.url}/v1/documents`, { documents: [{ id: 'long-1', title: 'Long', text }] }, { 'x-api-key': KEY });
+  expect(r.status).toBe(202);
+  const job = await waitForJob(srv.url, r.headers.get('location')!);
+  expect(job.status).toBe('failed');
+  expect(job.error).toMatchObject({ code: 'too_large', message: expect.stringMatching(/db\.memory\.transaction\.max/) });
+  const { records } = await driver.executeQuery("MATCH (p:Passage) WHERE p.documentId = 'long-1' RETURN count(p) AS n");
+  expect(Number(records[0].get('n'))).toBe(0);
+}, 600_000);
