@@ -21,6 +21,8 @@ beforeAll(async () => {
   // Writes answer 201 with their counts here: the 1,000-character ids make bodies larger than
   // JOB_SYNC_MAX_BYTES, which would make them jobs (test/integration/ingest/jobs.test.ts tests that rule).
   const jobs = { ...loadConfig({}).jobs, syncMaxBytes: 10 * 2 ** 20 };
+  // The server refuses a database holding another embedder's vectors (an earlier file's): start on an empty one.
+  await resetGraph(driver);
   srv = await startServer({ embedder: createHashEmbedder(384), config: { apiKey: KEY, jobs } });
 });
 beforeEach(async () => {
