@@ -102,6 +102,9 @@ function parseSize(s) {
   return Number(m[1]) * 1024 ** ' kmgt'.indexOf((m[2] || ' ').toLowerCase());
 }
 
+/** A size in bytes as Neo4j's setting value in whole MiB, e.g. 512m. */
+const mib = (bytes) => `${Math.floor(bytes / 2 ** 20)}m`;
+
 function readPid() {
   try {
     const pid = Number(fs.readFileSync(pidFile, 'utf8'));
@@ -205,8 +208,8 @@ function writeConf() {
       // One query may use at most half the heap (NEO4J_TRANSACTION_MAX; the pool of all transactions
       // is 70 % of it), so a request with extreme parameters fails alone, with its own error (the
       // server answers 400), instead of exhausting the pool for every concurrent query.
-      `db.memory.transaction.max=${Math.floor((cfg.transactionMax ? parseSize(cfg.transactionMax) : parseSize(cfg.heap) / 2) / 2 ** 20)}m`,
-      ...(cfg.transactionTotalMax ? [`dbms.memory.transaction.total.max=${Math.floor(parseSize(cfg.transactionTotalMax) / 2 ** 20)}m`] : []),
+      `db.memory.transaction.max=${mib(cfg.transactionMax ? parseSize(cfg.transactionMax) : parseSize(cfg.heap) / 2)}`,
+      ...(cfg.transactionTotalMax ? [`dbms.memory.transaction.total.max=${mib(parseSize(cfg.transactionTotalMax))}`] : []),
       // A vector index being built flushes a Lucene segment each time this buffer fills, and a search
       // visits every segment (docs/scale.md#vector-index-segments).
       `internal.dbms.index.vector.population_ram_buffer_size=${cfg.vectorBufferMb}`,

@@ -399,15 +399,21 @@ export function pprScores(
   opts: { maxIterations?: number; tolerance?: number; named?: readonly string[]; namedPassageWeight?: number } = {},
 ): Map<string, number> {
   const nodes = [...g.entities.map((e) => e.id), ...g.passages.map((p) => p.id)];
-  // The push engine: an entity the question names walks into its passages at namedPassageWeight.
-  const fromEntity = (e: string) => (opts.named?.includes(e) ? (opts.namedPassageWeight ?? 0) : 1);
-  const edges = [
-    ...g.relations.filter((r) => projectionTypes.includes(r.type)).map((r) => ({ from: r.from, to: r.to, weight: r.weight ?? 1 })),
-    ...(projectionTypes.includes('MENTIONS')
-      ? g.passages.flatMap((p) => p.mentions.map((e) => ({ from: p.id, to: e, weight: 1, toWeight: fromEntity(e) })))
-      : []),
-  ];
+  const edges = pprEdges(g, projectionTypes, opts.named, opts.namedPassageWeight);
   return personalizedPageRank(nodes, edges, new Map(seeds.map((s) => [s.id, s.activation])), damping, opts);
+}
+
+/**
+ * The graph ppr walks: the relationships of the given types (weight, 1 when unset) and, when the
+ * types hold MENTIONS, each passage-entity link (1; walked from an entity the question names, in
+ * the push engine, namedPassageWeight).
+ */
+function pprEdges(g: RefGraph, types: string[], named?: readonly string[], namedPassageWeight?: number) {
+  const fromEntity = (e: string) => (named?.includes(e) ? (namedPassageWeight ?? 0) : 1);
+  return [
+    ...g.relations.filter((r) => types.includes(r.type)).map((r) => ({ from: r.from, to: r.to, weight: r.weight ?? 1, toWeight: r.weight ?? 1 })),
+    ...(types.includes('MENTIONS') ? g.passages.flatMap((p) => p.mentions.map((e) => ({ from: p.id, to: e, weight: 1, toWeight: fromEntity(e) }))) : []),
+  ];
 }
 
 export interface PushParams {
@@ -429,18 +435,12 @@ export interface PushParams {
  * after the last round what is left of each residual is kept as (1 - d) r.
  */
 export function pushPpr(g: RefGraph, teleport: RefSeed[], p: PushParams): Map<string, number> {
+  // Each relationship once from each end (a link of weight 0 still counts in the degree, as apoc.node.degree does).
   const links = new Map<string, { to: string; w: number }[]>();
   const link = (a: string, b: string, w: number) => links.set(a, [...(links.get(a) ?? []), { to: b, w }]);
-  for (const r of g.relations) {
-    if (!p.relTypes.includes(r.type)) continue;
-    link(r.from, r.to, r.weight ?? 1);
-    link(r.to, r.from, r.weight ?? 1);
-  }
-  for (const passage of g.passages) {
-    for (const e of passage.mentions) {
-      link(passage.id, e, 1);
-      link(e, passage.id, p.named?.includes(e) ? (p.namedPassageWeight ?? 0) : 1);
-    }
+  for (const e of pprEdges(g, [...p.relTypes, 'MENTIONS'], p.named, p.namedPassageWeight)) {
+    link(e.from, e.to, e.weight);
+    link(e.to, e.from, e.toWeight);
   }
   let residual = new Map(teleport.map((s) => [s.id, s.activation]));
   const mass = [...residual.values()].reduce((a, b) => a + b, 0);

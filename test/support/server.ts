@@ -9,7 +9,7 @@ import { createOfflineExtractor } from '../../server/extractors/offline/index.js
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from '../../server/app.js';
-import { createServices } from '../../server/compose.js';
+import { createServices, type ServiceOverrides } from '../../server/compose.js';
 import { startServer as startCliServer } from '../../server/startup.js';
 
 export interface RunningServer {
@@ -19,28 +19,19 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/**
- * The server the CLI's `serve` builds (server/startup.ts: the loading app, migrations, the
- * embedder guard, the walked types, the projection, every statement planned, the watchdog, the
- * job runner), on an ephemeral loopback port against the test database (or the given URI), with
- * no demo corpus and no embedded Neo4j. Resolves once every mode is planned. The embedder
- * stays the test's: closing the server does not close it.
- */
-export async function startServer(opts: {
+export interface ServerOptions {
   embedder: Embedder;
   uri?: string;
   timeoutMs?: number;
   config?: Partial<Config>;
   generator?: () => Promise<Generator>;
-}): Promise<RunningServer> {
-  // Only what the test sets: never the developer's .env or environment.
-  const base = loadConfig({});
-  const config: Config = {
-    ...base,
-    host: '127.0.0.1',
-    port: 0,
-    demoCorpus: undefined,
-    keepNeo4j: true,
+}
+
+/** The test's configuration: only what the test sets (never the developer's .env or environment), on the test database. */
+function testConfig(opts: ServerOptions, defaults: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({}),
+    ...defaults,
     ...opts.config,
     neo4j: {
       uri: opts.uri ?? process.env.NEO4J_URI!,
@@ -51,15 +42,31 @@ export async function startServer(opts: {
     },
     queryTimeoutMs: opts.timeoutMs ?? 30000,
   };
+}
+
+/** The test's embedder, the offline extractor and the extractive generator (or the test's own), a silent logger. */
+function testOverrides(opts: ServerOptions, embedder: Embedder): ServiceOverrides {
   const extractor = createOfflineExtractor();
-  const embedder: Embedder = { ...bind(opts.embedder), close: async () => undefined };
-  const running = await startCliServer(config, {
+  return {
     embedder,
     // TEST_LOG_LEVEL=error (or warn) shows the server's own log while a test runs.
     logger: createLogger(process.env.TEST_LOG_LEVEL || 'silent'),
     extractor: async () => extractor,
     generator: opts.generator ?? (async () => createExtractiveGenerator()),
-  });
+  };
+}
+
+/**
+ * The server the CLI's `serve` builds (server/startup.ts: the loading app, migrations, the
+ * embedder guard, the walked types, the projection, every statement planned, the watchdog, the
+ * job runner), on an ephemeral loopback port against the test database (or the given URI), with
+ * no demo corpus and no embedded Neo4j. Resolves once every mode is planned. The embedder
+ * stays the test's: closing the server does not close it.
+ */
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const config = testConfig(opts, { host: '127.0.0.1', port: 0, demoCorpus: undefined, keepNeo4j: true });
+  const embedder: Embedder = { ...bind(opts.embedder), close: async () => undefined };
+  const running = await startCliServer(config, testOverrides(opts, embedder));
   const services = await running.ready.catch(async (e: unknown) => {
     await running.close();
     throw e;
@@ -84,35 +91,8 @@ function bind(e: Embedder): Embedder {
  * a server does before its statements are planned (planning.test.ts: the first requests of a cold
  * mode); every other HTTP test runs startServer, the server the CLI builds.
  */
-export async function startUnplannedServer(opts: {
-  embedder: Embedder;
-  uri?: string;
-  timeoutMs?: number;
-  config?: Partial<Config>;
-  generator?: () => Promise<Generator>;
-}): Promise<RunningServer> {
-  // Only what the test sets: never the developer's .env or environment.
-  const base = loadConfig({});
-  const config: Config = {
-    ...base,
-    ...opts.config,
-    neo4j: {
-      uri: opts.uri ?? process.env.NEO4J_URI!,
-      user: process.env.NEO4J_USER || 'neo4j',
-      password: process.env.NEO4J_PASSWORD!,
-      database: 'neo4j',
-      embedded: false,
-    },
-    queryTimeoutMs: opts.timeoutMs ?? 30000,
-  };
-  const extractor = createOfflineExtractor();
-  const services = await createServices(config, {
-    embedder: opts.embedder,
-    // TEST_LOG_LEVEL=error (or warn) shows the server's own log while a test runs.
-    logger: createLogger(process.env.TEST_LOG_LEVEL || 'silent'),
-    extractor: async () => extractor,
-    generator: opts.generator ?? (async () => createExtractiveGenerator()),
-  });
+export async function startUnplannedServer(opts: ServerOptions): Promise<RunningServer> {
+  const services = await createServices(testConfig(opts), testOverrides(opts, opts.embedder));
   const driver = services.store.driver;
   // The job runner, as `serve` starts it: it resumes what an earlier server left queued or running.
   services.jobs.start();
