@@ -1,4 +1,7 @@
 // Subject: server/cli/: graph-recall --help and each command's usage and refusals.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { ROOT } from '../../../server/config.js';
 import { cli } from '../../support/cli.js';
 
 describe('graph-recall CLI', () => {
@@ -16,6 +19,17 @@ describe('graph-recall CLI', () => {
     expect(r.stdout).toMatch(/create \|\s+refresh \|\s+drop \|\s+status/);
     for (const opt of ['--format', '--extractor', '--embedder', '--batch', '--chunk-size', '--chunk-overlap', '--strict']) expect(r.stdout).toContain(opt);
     for (const name of ['NEO4J_URI', 'EMBEDDER', 'GRAPH_RECALL_MODEL_DIR', 'SSE_HEARTBEAT_MS']) expect(r.stdout).toContain(name);
+  });
+
+  it('a reader that closes the pipe early (--help | head) ends it with 0, not an unhandled EPIPE', async () => {
+    // The read end is closed before the CLI writes a byte, so its first write fails with EPIPE.
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'graph-recall.mjs'), '--help'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).not.toContain('EPIPE');
+    expect(code).toBe(0);
   });
 
   it('ingest --help describes the options', async () => {
