@@ -97,7 +97,14 @@ function variants(): Variant[] {
     if (!MODE_NAMES.includes(v.mode)) throw new Error(`--variants: unknown mode "${v.mode}"`);
     out.push({ name: v.name, mode: v.mode, params: { ...extra[v.mode], ...v.params } });
   }
-  for (const v of out) validateParams(v.mode, v.params);
+  // Each name is one row of the report and one key of results.json: a second "gated" would be measured twice and listed twice.
+  const seen = new Set<string>();
+  for (const v of out) {
+    if (seen.has(v.name))
+      throw new Error(`--variants: the name "${v.name}" is measured already (by --modes or an earlier variant); give the variant another name`);
+    seen.add(v.name);
+    validateParams(v.mode, v.params);
+  }
   return out;
 }
 
