@@ -11,8 +11,8 @@
  * The ranking past 5 comes from a variant `<mode>-100` of the same run, the mode with topK 100
  * (topK changes only how many of the fused candidates are returned, not the candidates):
  *
- *   npm run eval -- --dataset bench/data/<set> --out DIR --variants '[{"name":"gated","mode":"gated","params":{}},
- *       {"name":"gated-100","mode":"gated","params":{"topK":100}}, ...]'
+ *   npm run eval -- --dataset bench/data/<set> --out DIR --variants '[{"name":"gated-100","mode":"gated","params":{"topK":100}},
+ *       {"name":"ppr-100","mode":"ppr","params":{"topK":100}}, ...]'     (the modes themselves come from --modes)
  *   npx tsx bench/misses.ts --results DIR/results.json --corpus bench/data/<set>/corpus.jsonl [--modes vector,hybrid,gated,ppr]
  *
  * Prints a Markdown table. Question types: the dataset's `type` field (2Wiki's four, HotpotQA's

@@ -10,8 +10,18 @@ const BIN = path.join(ROOT, 'bin', 'graph-recall.mjs');
  * the test's environment; a variable set to undefined there is left out.
  */
 export function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runScript(BIN, args, env);
+}
+
+/** Any of the repository's scripts (bin/, or a bench/*.ts through tsx), run the way cli() runs the CLI. */
+export function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const argv = script.endsWith('.ts') ? ['--import', 'tsx', script, ...args] : [script, ...args];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NEO4J_URI: 'bolt://127.0.0.1:1', ...env } });
+    const child = spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, NEO4J_URI: 'bolt://127.0.0.1:1', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -1,20 +1,9 @@
 // Subject: bench/eval.ts's command line: the variants it measures, refused before any database starts.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { ROOT } from '../../../server/config.js';
+import { runScript } from '../../support/cli.js';
 
-const ROOT = process.cwd();
-
-function evalCli(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'eval.ts'), ...args], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
-}
+const evalCli = (args: string[]) => runScript(path.join(ROOT, 'bench', 'eval.ts'), args);
 
 describe('npm run eval: --variants', () => {
   it('refuses a variant named like a mode it already measures, naming it', async () => {
