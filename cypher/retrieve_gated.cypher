@@ -35,6 +35,7 @@
 // :param gate => true                       /* multiply each hop by max(0, cos(neighbour's description, question)), false = ungated */;
 // :param frontier => 100                    /* per step, at most this many sources spread and this many nodes receive */;
 // :param degreeDiscount => 1                /* a source's outflow is divided by its degree ^ this (hub damping, 0 = off) */;
+// :param spreadEpsilon => 0.001             /* a source spreads only when its share per neighbour exceeds this (0 = off) */;
 // :param trace => false                     /* also return the trace of each step (explain: true sets it) */;
 // This file walks at most 3 steps; a larger $steps is refused here (the server runs retrieve_gated_deep.cypher for it).
 CALL apoc.util.validate($steps > 3, 'this file walks at most 3 steps, $steps is %d: run retrieve_gated_deep.cypher', [$steps])
@@ -119,6 +120,9 @@ WITH [s IN raw | s {.*, activation: apoc.coll.max([s.namedActivation, CASE WHEN 
         coalesce(s.fact, 0.0)])}] AS seeds
 // ---- 2. gated spreading activation (partials/gated_walk_start.cypher) ---------------------------
 // act: elementId -> activation (this statement's only, nothing is written); gates: elementId -> gate, each receiver's read once.
+// A seed whose share per neighbour is at most $spreadEpsilon (a hub) neither spreads nor gives facts of its own (docs/statements.md#hubs).
+WITH [s IN seeds | s {.*, hub: $spreadEpsilon > 0 AND s.activation * CASE WHEN $degreeDiscount = 0 THEN 1.0
+        ELSE toFloat(apoc.node.degree(s.node, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END <= $spreadEpsilon}] AS seeds
 WITH seeds, apoc.map.fromPairs([s IN seeds | [elementId(s.node), s.activation]]) AS act, {} AS gates, [] AS trace
 // step 1 of 3 (runs when $steps >= 1); each later step is this block again with its own number.
 // Each node above $threshold (the $frontier most active) spreads to less active neighbours: v gets decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount).
@@ -129,7 +133,9 @@ CALL (act, gates) {
   WITH src, srcAct ORDER BY srcAct DESC, src.id LIMIT $frontier
   // A source's share per neighbour: activation / degree ^ degreeDiscount, the degree the store's count per type (no read of a hub).
   WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share ORDER BY share DESC, src.id
+         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share
+  // A hub whose share per neighbour is at most $spreadEpsilon does not spread: the cost of a step stays bounded as hubs grow (docs/statements.md#hubs).
+  WITH src, srcAct, share WHERE share > $spreadEpsilon ORDER BY share DESC, src.id
   WITH collect({src: src, act: srcAct, share: share}) AS srcs
   // The receivers are found from the big sources; the small ones only top them up, as exact (docs/statements.md#big-and-small-sources).
   WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS bigCount
@@ -183,7 +189,8 @@ CALL (act, gates) {
   MATCH (src:Entity) WHERE elementId(src) = srcId
   WITH src, srcAct ORDER BY srcAct DESC, src.id LIMIT $frontier
   WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share ORDER BY share DESC, src.id
+         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share
+  WITH src, srcAct, share WHERE share > $spreadEpsilon ORDER BY share DESC, src.id
   WITH collect({src: src, act: srcAct, share: share}) AS srcs
   WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS bigCount
   WITH srcs[0..bigCount] AS big, srcs[bigCount..] AS small, reduce(t = 0.0, x IN srcs[bigCount..] | t + x.share) AS smallTotal
@@ -235,7 +242,8 @@ CALL (act, gates) {
   MATCH (src:Entity) WHERE elementId(src) = srcId
   WITH src, srcAct ORDER BY srcAct DESC, src.id LIMIT $frontier
   WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share ORDER BY share DESC, src.id
+         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share
+  WITH src, srcAct, share WHERE share > $spreadEpsilon ORDER BY share DESC, src.id
   WITH collect({src: src, act: srcAct, share: share}) AS srcs
   WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS bigCount
   WITH srcs[0..bigCount] AS big, srcs[bigCount..] AS small, reduce(t = 0.0, x IN srcs[bigCount..] | t + x.share) AS smallTotal
@@ -431,7 +439,7 @@ CALL (topEntities, seeds) {
 // Facts: the evidence paths' relationships, the seeds' own to activated entities, a hub seed's own x the other end's gate (docs/statements.md#evidence).
 CALL (seeds, act) {
   UNWIND seeds AS s
-  WITH s.node AS seed, s.activation AS a
+  WITH s.node AS seed, s.activation AS a WHERE NOT coalesce(s.hub, false)
   MATCH (seed)-[r]-(n:Entity) WHERE type(r) IN $relTypes AND n <> seed
   WITH seed, a, collect({r: r, n: n, reached: act[elementId(n)]}) AS rels
   WITH a, rels, [x IN rels WHERE x.reached IS NOT NULL] AS reached

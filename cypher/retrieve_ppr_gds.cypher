@@ -369,7 +369,7 @@ CALL (topEntities, seeds) {
 // Facts: the evidence paths' relationships, the seeds' own to activated entities, a hub seed's own x the other end's gate (docs/statements.md#evidence).
 CALL (seeds, act) {
   UNWIND seeds AS s
-  WITH s.node AS seed, s.activation AS a
+  WITH s.node AS seed, s.activation AS a WHERE NOT coalesce(s.hub, false)
   MATCH (seed)-[r]-(n:Entity) WHERE type(r) IN $relTypes AND n <> seed
   WITH seed, a, collect({r: r, n: n, reached: act[elementId(n)]}) AS rels
   WITH a, rels, [x IN rels WHERE x.reached IS NOT NULL] AS reached

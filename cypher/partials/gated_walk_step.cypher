@@ -6,7 +6,9 @@ CALL (act, gates) {
   WITH src, srcAct ORDER BY srcAct DESC, src.id LIMIT $frontier
   // A source's share per neighbour: activation / degree ^ degreeDiscount, the degree the store's count per type (no read of a hub).
   WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share ORDER BY share DESC, src.id
+         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share
+  // A hub whose share per neighbour is at most $spreadEpsilon does not spread: the cost of a step stays bounded as hubs grow (docs/statements.md#hubs).
+  WITH src, srcAct, share WHERE share > $spreadEpsilon ORDER BY share DESC, src.id
   WITH collect({src: src, act: srcAct, share: share}) AS srcs
   // The receivers are found from the big sources; the small ones only top them up, as exact (docs/statements.md#big-and-small-sources).
   WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS bigCount

@@ -176,6 +176,13 @@ export const GATED_PARAMS = {
     doc: "a source's outflow is divided by its degree ^ degreeDiscount (hub damping, as a random walk divides by the out-degree; 0 = off)",
     brief: "a source's outflow is divided by its degree ^ this (hub damping, 0 = off)",
   },
+  spreadEpsilon: {
+    schema: num(0, 1),
+    // 1e-3: the dev sets' Recall@5 unchanged, and a 100 k-passage graph's hubs no longer read (bench/reports/scale/hubs-2026-12-03).
+    default: 1e-3,
+    doc: "a source spreads only when its share per neighbour (activation / degree ^ degreeDiscount) exceeds this, as push's pushEpsilon: a hub's cost is then bounded however large it grows (0 = every source above threshold spreads)",
+    brief: 'a source spreads only when its share per neighbour exceeds this (0 = off)',
+  },
   trace: {
     schema: z.boolean(),
     default: false,

@@ -192,6 +192,8 @@ export interface GatedParams {
   gate: boolean;
   frontier: number;
   degreeDiscount: number;
+  /** A source spreads only when r(u) / deg(u)^degreeDiscount exceeds this (0 or absent: every source). */
+  spreadEpsilon?: number;
   relTypes: string[];
 }
 
@@ -220,7 +222,8 @@ function relDegree(g: RefGraph, relTypes: string[]): Map<string, number> {
 /**
  * Query-aware spreading activation. Per step, synchronously: the `frontier`
  * most active nodes above `threshold` spread to each distinct neighbour v that
- * is less active than themselves; v receives
+ * is less active than themselves (a source whose share r(u) / deg(u)^degreeDiscount
+ * is at most `spreadEpsilon` spreads nothing); v receives
  *   decay * gate(v) * sum_u r(u) / deg(u)^degreeDiscount,  gate(v) = max(0, cos(desc(v), q)),
  * kept if above threshold (the `frontier` largest), and added to r(v).
  */
@@ -238,6 +241,7 @@ export function gatedActivation(g: RefGraph, q: number[], seeds: RefSeed[], p: G
     const inflow = new Map<string, number>();
     for (const { id: u, r } of sources) {
       const discount = p.degreeDiscount === 0 ? 1 : (deg.get(u) ?? 0) ** -p.degreeDiscount;
+      if (r * discount <= (p.spreadEpsilon ?? 0)) continue;
       for (const v of adj.get(u) ?? []) {
         if ((act.get(v) ?? 0) < r) inflow.set(v, (inflow.get(v) ?? 0) + r * discount);
       }

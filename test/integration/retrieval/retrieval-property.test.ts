@@ -164,6 +164,10 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     // An embedder whose unrelated texts score 0.3 (e5: 0.75): every cosine is rescaled, so the
     // gate, the seeds' activations and minimum, and the passages' cosines all change.
     { steps: 3, gate: true, degreeDiscount: 1, frontier: 100, cosineFloor: 0.3 },
+    // The hub bound: sources (seeds among them) whose share per neighbour is at most spreadEpsilon
+    // spread nothing (the reference leaves them out the same way; the test below shows it bites).
+    { steps: 3, gate: true, degreeDiscount: 1, frontier: 100, spreadEpsilon: 0.05 },
+    { steps: 3, gate: false, degreeDiscount: 0.5, frontier: 100, spreadEpsilon: 0.2 },
   ])('gated mode equals the reference (%o)', async (g) => {
     const p = { ...common, decay: 0.7, threshold: 0.01, graphWeight: 0.4, vectorWeight: 0.6, fusion: 'blend' as const, cosineFloor: 0, ...g };
     const res = await retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: p });
@@ -175,6 +179,21 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     expectClose(res.entities, expected.entities, ['activation']);
     expectClose(res.passages, expected.passages, ['score', 'graphScore', 'vectorScore']);
     expect(res.passages.length).toBeGreaterThan(0);
+  });
+
+  test.each([
+    { degreeDiscount: 1, spreadEpsilon: 0.05 },
+    { degreeDiscount: 0.5, spreadEpsilon: 0.2 },
+  ])('spreadEpsilon holds hubs back: fewer activated entities than without it, in the statement and the reference (%o)', async (g) => {
+    const p = { ...common, steps: 3, gate: true, decay: 0.7, threshold: 0.01, frontier: 100, graphWeight: 0.4, vectorWeight: 0.6, fusion: 'blend' as const, ...g };
+    const seeds = vectorSeeds(ref, q, p.seedK, p.seedMinScore);
+    const bounded = gatedActivation(ref, q, seeds, p);
+    const unbounded = gatedActivation(ref, q, seeds, { ...p, spreadEpsilon: 0 });
+    expect(bounded.size).toBeLessThan(unbounded.size);
+    const res = await retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: { ...p, entityK: 500 } });
+    const all = await retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: { ...p, entityK: 500, spreadEpsilon: 0 } });
+    expect(res.entities.length).toBe(bounded.size);
+    expect(all.entities.length).toBe(unbounded.size);
   });
 
   test.each([
