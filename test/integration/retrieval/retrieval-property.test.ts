@@ -185,7 +185,18 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     { degreeDiscount: 1, spreadEpsilon: 0.05 },
     { degreeDiscount: 0.5, spreadEpsilon: 0.2 },
   ])('spreadEpsilon holds hubs back: fewer activated entities than without it, in the statement and the reference (%o)', async (g) => {
-    const p = { ...common, steps: 3, gate: true, decay: 0.7, threshold: 0.01, frontier: 100, graphWeight: 0.4, vectorWeight: 0.6, fusion: 'blend' as const, ...g };
+    const p = {
+      ...common,
+      steps: 3,
+      gate: true,
+      decay: 0.7,
+      threshold: 0.01,
+      frontier: 100,
+      graphWeight: 0.4,
+      vectorWeight: 0.6,
+      fusion: 'blend' as const,
+      ...g,
+    };
     const seeds = vectorSeeds(ref, q, p.seedK, p.seedMinScore);
     const bounded = gatedActivation(ref, q, seeds, p);
     const unbounded = gatedActivation(ref, q, seeds, { ...p, spreadEpsilon: 0 });
