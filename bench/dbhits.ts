@@ -46,7 +46,12 @@ if (values.help || !values.size) {
 const nq = Number(values.questions);
 const WARMUP = 5; // bench:scale's first questions are its warm-up; these are the ones it measures
 const base = await loadBaseVectors();
-const graph = generateScaleGraph(base, { passages: Number(values.size), questions: WARMUP + nq, seed: Number(values.seed), curatedFull: Number(values['curated-full']) });
+const graph = generateScaleGraph(base, {
+  passages: Number(values.size),
+  questions: WARMUP + nq,
+  seed: Number(values.seed),
+  curatedFull: Number(values['curated-full']),
+});
 const driver = neo4j.driver(`bolt://127.0.0.1:${process.env.SCALE_BOLT_PORT || 20687}`, neo4j.auth.basic('neo4j', 'graph-recall-scale'));
 const cfg = loadConfig();
 const retriever = new Retriever(new GraphStore(driver, 'neo4j'), {
