@@ -23,7 +23,7 @@
 // :param hubExponent => 0.5                 /* entity weight is divided by (passages mentioning it) ^ hubExponent */;
 // :param fusion => 'rrf'                    /* passage ranking: blend (weighted sum), rrf (graph vs text ranks) or rrf3 (graph, dense, full-text) */;
 // :param lexicalK => 20                     /* rrf, rrf3: passages from the full-text index (BM25) added as candidates */;
-// :param rrfK => 60                         /* rrf and rrf3 only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in */;
+// :param rrfK => 20                         /* rrf and rrf3 only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in */;
 // :param relTypes => ['RELATED', 'SAME_AS'] /* relationship types walked between entities (server allow-list) */;
 // :param pathK => 10                        /* evidence paths from a seed are found for this many of the most activated non-seed entities */;
 // :param factK => 20                        /* facts returned and added to the context */;

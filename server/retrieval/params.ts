@@ -135,7 +135,13 @@ export const COMMON_PARAMS = {
     doc: 'rrf and rrf3 only: passages from the full-text index (BM25 over title and text) added as candidates and ranked',
     brief: 'rrf, rrf3: passages from the full-text index (BM25) added as candidates',
   },
-  rrfK: { schema: num(0, 1000), default: 60, doc: 'rrf and rrf3 only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in' },
+  rrfK: {
+    schema: num(0, 1000),
+    // 20, not the customary 60: at 60 ranks 1 and 30 weigh nearly alike, so a passage low in both rankings outvotes the
+    // graph's first, a bridge the text does not find (bench/reports/devsets/rrf-k-2026-12-03).
+    default: 20,
+    doc: 'rrf and rrf3 only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in',
+  },
   relTypes: {
     schema: z.array(z.string().regex(IDENTIFIER_PATTERN)).min(1).max(50),
     default: [...DEFAULT_TRAVERSE_TYPES],
