@@ -29,6 +29,13 @@ export function corpusKey(dataset: string, corpusFile: string, cfg: Config, embe
   return `${path.basename(dataset)}-${corpusHash}-${embedder.id.replace(/[^\w.-]+/g, '_')}-${cfg.extractor}`;
 }
 
+/** The Bolt port a launcher data folder was last started on (its conf/neo4j.conf), or null. */
+export function boltPortOf(dataDir: string): string | null {
+  const conf = path.join(dataDir, 'conf', 'neo4j.conf');
+  if (!fs.existsSync(conf)) return null;
+  return fs.readFileSync(conf, 'utf8').match(/^server\.bolt\.listen_address=.*:(\d+)\s*$/m)?.[1] ?? null;
+}
+
 export async function openDatabase(cfg: Config, key: string): Promise<EvalDatabase> {
   if (process.env.NEO4J_URI) {
     return { store: GraphStore.connect(cfg.neo4j), fresh: false, stop: () => {}, connection: cfg.neo4j };
@@ -41,9 +48,12 @@ export async function openDatabase(cfg: Config, key: string): Promise<EvalDataba
     NEO4J_PASSWORD: 'graph-recall-eval',
   };
   const launcher = path.join(ROOT, 'docker', 'neo4j.mjs');
-  // One eval database runs at a time: stop whichever one holds the port.
+  // One eval database per port: stop the other one that was last started on this port (an eval on another
+  // EVAL_NEO4J_BOLT_PORT keeps its own).
   for (const d of fs.existsSync(path.join(ROOT, '.data/eval')) ? fs.readdirSync(path.join(ROOT, '.data/eval')) : []) {
-    if (d !== key) spawnSync(process.execPath, [launcher, 'stop'], { env: { ...env, NEO4J_DATA_DIR: `.data/eval/${d}` }, stdio: 'ignore' });
+    if (d !== key && boltPortOf(path.join(ROOT, '.data/eval', d)) === env.NEO4J_BOLT_PORT) {
+      spawnSync(process.execPath, [launcher, 'stop'], { env: { ...env, NEO4J_DATA_DIR: `.data/eval/${d}` }, stdio: 'ignore' });
+    }
   }
   const fresh = !fs.existsSync(path.join(ROOT, '.data/eval', key, 'data'));
   const r = spawnSync(process.execPath, [launcher, 'start'], { env, stdio: 'inherit' });
