@@ -119,8 +119,8 @@ WITH [s IN raw | s {.*, activation: apoc.coll.max([s.namedActivation, CASE WHEN 
 // ---- 2. gated spreading activation (partials/gated_walk_start.cypher) ---------------------------
 // act: elementId -> activation (this statement's only, nothing is written); gates: elementId -> gate, each receiver's read once.
 // A seed whose share per neighbour is at most $spreadEpsilon (a hub) neither spreads nor gives facts of its own (docs/statements.md#hubs).
-WITH [s IN seeds | s {.*, hub: $spreadEpsilon > 0 AND s.activation * CASE WHEN $degreeDiscount = 0 THEN 1.0
-        ELSE toFloat(apoc.node.degree(s.node, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END <= $spreadEpsilon}] AS seeds
+WITH [s IN seeds | s {.*, hub: $spreadEpsilon > 0 AND s.activation * CASE WHEN $degreeDiscount = 0 THEN 1.0 ELSE toFloat(apoc.node.degree(s.node,
+    apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END <= $spreadEpsilon}] AS seeds
 WITH seeds, apoc.map.fromPairs([s IN seeds | [elementId(s.node), s.activation]]) AS act, {} AS gates, [] AS trace
 // step 1 of 5 (runs when $steps >= 1); each later step is this block again with its own number.
 // Each node above $threshold (the $frontier most active) spreads to less active neighbours: v gets decay * gate(v) * sum(r(u) / deg(u)^degreeDiscount).
@@ -130,8 +130,8 @@ CALL (act, gates) {
   MATCH (src:Entity) WHERE elementId(src) = srcId
   WITH src, srcAct ORDER BY srcAct DESC, src.id LIMIT $frontier
   // A source's share per neighbour: activation / degree ^ degreeDiscount, the degree the store's count per type (no read of a hub).
-  WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share
+  WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0 ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END
+      AS share
   // A hub whose share per neighbour is at most $spreadEpsilon does not spread: the cost of a step stays bounded as hubs grow (docs/statements.md#hubs).
   WITH src, srcAct, share WHERE share > $spreadEpsilon ORDER BY share DESC, src.id
   WITH collect({src: src, act: srcAct, share: share}) AS srcs
@@ -186,8 +186,8 @@ CALL (act, gates) {
   WITH srcId, act[srcId] AS srcAct WHERE $steps >= 2 AND srcAct > $threshold
   MATCH (src:Entity) WHERE elementId(src) = srcId
   WITH src, srcAct ORDER BY srcAct DESC, src.id LIMIT $frontier
-  WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share
+  WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0 ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END
+      AS share
   WITH src, srcAct, share WHERE share > $spreadEpsilon ORDER BY share DESC, src.id
   WITH collect({src: src, act: srcAct, share: share}) AS srcs
   WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS bigCount
@@ -239,8 +239,8 @@ CALL (act, gates) {
   WITH srcId, act[srcId] AS srcAct WHERE $steps >= 3 AND srcAct > $threshold
   MATCH (src:Entity) WHERE elementId(src) = srcId
   WITH src, srcAct ORDER BY srcAct DESC, src.id LIMIT $frontier
-  WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share
+  WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0 ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END
+      AS share
   WITH src, srcAct, share WHERE share > $spreadEpsilon ORDER BY share DESC, src.id
   WITH collect({src: src, act: srcAct, share: share}) AS srcs
   WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS bigCount
@@ -292,8 +292,8 @@ CALL (act, gates) {
   WITH srcId, act[srcId] AS srcAct WHERE $steps >= 4 AND srcAct > $threshold
   MATCH (src:Entity) WHERE elementId(src) = srcId
   WITH src, srcAct ORDER BY srcAct DESC, src.id LIMIT $frontier
-  WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share
+  WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0 ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END
+      AS share
   WITH src, srcAct, share WHERE share > $spreadEpsilon ORDER BY share DESC, src.id
   WITH collect({src: src, act: srcAct, share: share}) AS srcs
   WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS bigCount
@@ -345,8 +345,8 @@ CALL (act, gates) {
   WITH srcId, act[srcId] AS srcAct WHERE $steps >= 5 AND srcAct > $threshold
   MATCH (src:Entity) WHERE elementId(src) = srcId
   WITH src, srcAct ORDER BY srcAct DESC, src.id LIMIT $frontier
-  WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share
+  WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0 ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END
+      AS share
   WITH src, srcAct, share WHERE share > $spreadEpsilon ORDER BY share DESC, src.id
   WITH collect({src: src, act: srcAct, share: share}) AS srcs
   WITH srcs, size([i IN range(0, size(srcs) - 1) WHERE $decay * reduce(t = 0.0, x IN srcs[i..] | t + x.share) > $threshold * 0.999999]) AS bigCount

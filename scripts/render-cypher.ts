@@ -56,6 +56,12 @@ const MACROS: [RegExp, string][] = [
   [/\{\{FILTER_K\((.+?)\)\}\}/g, 'CASE WHEN {{FILTERED}} AND $filterSearchK > ($1) THEN $filterSearchK ELSE ($1) END'],
   // {{FILTERED}}: a filter is set (null and {} set none).
   [/\{\{FILTERED\}\}/g, '(coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL)'],
+  // {{SHARE(n, a)}}: what node n with activation a sends each neighbour in the gated walk, a / degree ^ $degreeDiscount,
+  // the degree the store's count per type (no read of a hub); the walk's steps and its hub bound ($spreadEpsilon) use it.
+  [
+    /\{\{SHARE\((.+?), (.+?)\)\}\}/g,
+    "$2 * CASE WHEN $degreeDiscount = 0 THEN 1.0 ELSE toFloat(apoc.node.degree($1, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END",
+  ],
   // A walk step's gate for candidate c: from the query's gate cache when an earlier step gated it.
   [/\{\{STEP_GATE\((.+?)\)\}\}/g, 'CASE WHEN $gate THEN coalesce(gates[$1.id], {{GATE($1.dst)}}) ELSE 1.0 END'],
   [

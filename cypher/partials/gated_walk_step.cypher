@@ -5,8 +5,7 @@ CALL (act, gates) {
   MATCH (src:Entity) WHERE elementId(src) = srcId
   WITH src, srcAct ORDER BY srcAct DESC, src.id LIMIT $frontier
   // A source's share per neighbour: activation / degree ^ degreeDiscount, the degree the store's count per type (no read of a hub).
-  WITH src, srcAct, srcAct * CASE WHEN $degreeDiscount = 0 THEN 1.0
-         ELSE toFloat(apoc.node.degree(src, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END AS share
+  WITH src, srcAct, {{SHARE(src, srcAct)}} AS share
   // A hub whose share per neighbour is at most $spreadEpsilon does not spread: the cost of a step stays bounded as hubs grow (docs/statements.md#hubs).
   WITH src, srcAct, share WHERE share > $spreadEpsilon ORDER BY share DESC, src.id
   WITH collect({src: src, act: srcAct, share: share}) AS srcs
