@@ -109,6 +109,8 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     hubExponent: [0, 0.5, 1][Math.floor(rand() * 3)],
     relTypes: REL_TYPES,
   };
+  // The gated comparisons' shared settings: blend fusion, whose scores the reference computes exactly.
+  const gatedBlend = { ...common, decay: 0.7, threshold: 0.01, graphWeight: 0.4, vectorWeight: 0.6, fusion: 'blend' as const };
 
   beforeAll(async () => {
     await loadFixtureGraph(driver, graph);
@@ -169,7 +171,7 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     { steps: 3, gate: true, degreeDiscount: 1, frontier: 100, spreadEpsilon: 0.05 },
     { steps: 3, gate: false, degreeDiscount: 0.5, frontier: 100, spreadEpsilon: 0.2 },
   ])('gated mode equals the reference (%o)', async (g) => {
-    const p = { ...common, decay: 0.7, threshold: 0.01, graphWeight: 0.4, vectorWeight: 0.6, fusion: 'blend' as const, cosineFloor: 0, ...g };
+    const p = { ...gatedBlend, cosineFloor: 0, ...g };
     const res = await retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: p });
     const seeds = vectorSeeds(ref, q, p.seedK, p.seedMinScore, p.cosineFloor);
     expect(seeds.length).toBeGreaterThan(0);
@@ -185,18 +187,7 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     { degreeDiscount: 1, spreadEpsilon: 0.05 },
     { degreeDiscount: 0.5, spreadEpsilon: 0.2 },
   ])('spreadEpsilon holds hubs back: fewer activated entities than without it, in the statement and the reference (%o)', async (g) => {
-    const p = {
-      ...common,
-      steps: 3,
-      gate: true,
-      decay: 0.7,
-      threshold: 0.01,
-      frontier: 100,
-      graphWeight: 0.4,
-      vectorWeight: 0.6,
-      fusion: 'blend' as const,
-      ...g,
-    };
+    const p = { ...gatedBlend, steps: 3, gate: true, frontier: 100, ...g };
     const seeds = vectorSeeds(ref, q, p.seedK, p.seedMinScore);
     const bounded = gatedActivation(ref, q, seeds, p);
     const unbounded = gatedActivation(ref, q, seeds, { ...p, spreadEpsilon: 0 });
@@ -212,7 +203,7 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     { steps: 5, degreeDiscount: 0.5, frontier: 4 },
     { steps: 3, degreeDiscount: 1, frontier: 100, threshold: 0.05 },
   ])("gated mode's trace: per-step inflows add up to the activations, as in the reference (%o)", async (g) => {
-    const p = { ...common, gate: true, decay: 0.7, threshold: 0.01, graphWeight: 0.4, vectorWeight: 0.6, fusion: 'blend' as const, ...g };
+    const p = { ...gatedBlend, gate: true, ...g };
     const plain = await retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: p });
     const res = await retriever.retrieve({ mode: 'gated', questionEmbedding: q, params: p, explain: true });
     expect(plain.trace).toBeUndefined();
