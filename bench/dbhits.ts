@@ -17,13 +17,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import neo4j from 'neo4j-driver';
 import { CYPHER_DIR } from '../server/db/cypher.js';
-import { loadConfig } from '../server/config.js';
-import { cosineFloorOf } from '../server/embedders/index.js';
-import { DEFAULT_TRAVERSE_TYPES } from '../server/graph/facts.js';
-import { GraphStore } from '../server/db/store.js';
-import { Retriever, toDriverParams } from '../server/retrieval/retriever.js';
+import { toDriverParams } from '../server/retrieval/retriever.js';
 import { type Mode, statementFile } from '../server/retrieval/params.js';
 import { loadBaseVectors } from './scale/base-vectors.js';
+import { connectScale, scaleRetriever } from './scale/connection.js';
 import { generateScaleGraph } from './scale/generate.js';
 
 const { values } = parseArgs({
@@ -52,14 +49,9 @@ const graph = generateScaleGraph(base, {
   seed: Number(values.seed),
   curatedFull: Number(values['curated-full']),
 });
-const driver = neo4j.driver(`bolt://127.0.0.1:${process.env.SCALE_BOLT_PORT || 20687}`, neo4j.auth.basic('neo4j', 'graph-recall-scale'));
-const cfg = loadConfig();
-const retriever = new Retriever(new GraphStore(driver, 'neo4j'), {
-  timeoutMs: 300000,
-  allowedRelTypes: [...DEFAULT_TRAVERSE_TYPES, ...graph.curatedTypes],
-  pprGraphName: cfg.pprGraphName,
-  cosineFloor: cosineFloorOf(cfg.embedder),
-});
+const store = connectScale();
+const driver = store.driver;
+const retriever = scaleRetriever(store, graph);
 
 interface PlanNode {
   operatorType: string;

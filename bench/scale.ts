@@ -19,18 +19,16 @@ import neo4j from 'neo4j-driver';
 import { ROOT, loadConfig } from '../server/config.js';
 import { migrate } from '../server/db/migrate.js';
 import { ensureFactIndexes } from '../server/db/fact-indexes.js';
-import { cosineFloorOf } from '../server/embedders/index.js';
-import { DEFAULT_TRAVERSE_TYPES } from '../server/graph/facts.js';
 import { recordImport } from '../server/graph/bulk.js';
 import { manageProjection } from '../server/db/projection.js';
-import { GraphStore } from '../server/db/store.js';
+import type { GraphStore } from '../server/db/store.js';
 import { loadOnline } from '../server/ingest/import/online.js';
 import { embeddedAdmin, runAdminImport, writeImportCsv } from '../server/ingest/import/offline.js';
 import { rowsPerSecond } from '../server/ingest/import/types.js';
-import { Retriever } from '../server/retrieval/retriever.js';
 import type { Mode } from '../server/retrieval/params.js';
 import { percentile } from './lib/metrics.js';
 import { loadBaseVectors } from './scale/base-vectors.js';
+import { SCALE_BOLT, SCALE_PASSWORD, connectScale, scaleRetriever } from './scale/connection.js';
 import { generateScaleGraph, type ScaleGraph } from './scale/generate.js';
 import { memoryModel, storeSizes } from './scale/model.js';
 import { writeScaleReport } from './scale/report.js';
@@ -59,9 +57,7 @@ const sizes = values.sizes!.split(',').map((s) => Number(s.trim()));
 if (sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error(`--sizes: integers >= 100, got ${values.sizes}`);
 if (values.bulk !== 'offline' && values.bulk !== 'online') throw new Error('--bulk: offline or online');
 const cfg = { questions: Number(values.questions), warmup: Number(values.warmup), seed: Number(values.seed), curatedFull: Number(values['curated-full']) };
-const BOLT = Number(process.env.SCALE_BOLT_PORT || 20687);
 const HTTP = Number(process.env.SCALE_HTTP_PORT || 20474);
-const PASSWORD = 'graph-recall-scale';
 const MODES: Mode[] = ['vector', 'hybrid', 'gated', 'ppr'];
 const launcher = path.join(ROOT, 'docker', 'neo4j.mjs');
 const secs = (t0: number) => (performance.now() - t0) / 1000;
@@ -69,10 +65,10 @@ const secs = (t0: number) => (performance.now() - t0) / 1000;
 function neo4jEnv(dataDir: string) {
   return {
     ...process.env,
-    NEO4J_BOLT_PORT: String(BOLT),
+    NEO4J_BOLT_PORT: String(SCALE_BOLT),
     NEO4J_HTTP_PORT: String(HTTP),
     NEO4J_DATA_DIR: dataDir,
-    NEO4J_PASSWORD: PASSWORD,
+    NEO4J_PASSWORD: SCALE_PASSWORD,
     NEO4J_HEAP: process.env.NEO4J_HEAP || '6g',
     NEO4J_PAGECACHE: process.env.NEO4J_PAGECACHE || '5g',
   };
@@ -81,7 +77,7 @@ function db(cmd: 'start' | 'stop', dataDir: string) {
   const r = spawnSync(process.execPath, [launcher, cmd], { env: neo4jEnv(dataDir), stdio: cmd === 'start' ? 'inherit' : 'ignore' });
   if (r.status !== 0) throw new Error(`node docker/neo4j.mjs ${cmd} failed for ${dataDir}`);
 }
-const connect = () => GraphStore.connect({ uri: `bolt://127.0.0.1:${BOLT}`, user: 'neo4j', password: PASSWORD, database: 'neo4j', embedded: false } as never);
+const connect = connectScale;
 
 /** Builds the graph of one size into a fresh database; the database is running afterwards. */
 async function build(graph: ScaleGraph, dataDir: string, generateSeconds: number, dimension: number): Promise<BuildFigures> {
@@ -159,13 +155,7 @@ async function project(store: GraphStore, graph: ScaleGraph): Promise<GdsFigures
 
 /** Each mode's statement through the Retriever against the bare vector-index query, interleaved, rotating order. */
 async function measure(store: GraphStore, graph: ScaleGraph, withGds: boolean): Promise<Latency> {
-  const appCfg = loadConfig();
-  const retriever = new Retriever(store, {
-    timeoutMs: 300000,
-    allowedRelTypes: [...DEFAULT_TRAVERSE_TYPES, ...graph.curatedTypes],
-    pprGraphName: appCfg.pprGraphName,
-    cosineFloor: cosineFloorOf(appCfg.embedder),
-  });
+  const retriever = scaleRetriever(store, graph);
   type Q = ScaleGraph['questions'][number];
   const bare = (q: Q) =>
     store.readTransaction((tx) =>

@@ -1,0 +1,28 @@
+/**
+ * The scale benchmark's database and Retriever, shared by bench/scale.ts (which builds and measures
+ * the graphs) and bench/dbhits.ts (which profiles them): the port, the password, and the Retriever
+ * as the server would build it for the generated graph's walked types.
+ */
+import { loadConfig } from '../../server/config.js';
+import { GraphStore } from '../../server/db/store.js';
+import { cosineFloorOf } from '../../server/embedders/index.js';
+import { DEFAULT_TRAVERSE_TYPES } from '../../server/graph/facts.js';
+import { Retriever } from '../../server/retrieval/retriever.js';
+import type { ScaleGraph } from './generate.js';
+
+export const SCALE_BOLT = Number(process.env.SCALE_BOLT_PORT || 20687);
+export const SCALE_PASSWORD = 'graph-recall-scale';
+
+export const connectScale = () =>
+  GraphStore.connect({ uri: `bolt://127.0.0.1:${SCALE_BOLT}`, user: 'neo4j', password: SCALE_PASSWORD, database: 'neo4j', embedded: false } as never);
+
+/** The Retriever over a scale graph: the server's defaults, its walked types plus the graph's curated ones. */
+export function scaleRetriever(store: GraphStore, graph: Pick<ScaleGraph, 'curatedTypes'>): Retriever {
+  const cfg = loadConfig();
+  return new Retriever(store, {
+    timeoutMs: 300000,
+    allowedRelTypes: [...DEFAULT_TRAVERSE_TYPES, ...graph.curatedTypes],
+    pprGraphName: cfg.pprGraphName,
+    cosineFloor: cosineFloorOf(cfg.embedder),
+  });
+}
