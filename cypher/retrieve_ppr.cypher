@@ -12,6 +12,7 @@
 // :param vectorSeedsWithNames => false      /* keep the vector seeds when the question names entities (false: the named ones alone) */;
 // :param seedIds => []                      /* extra seed entity ids (Entity.id), activation 1 */;
 // :param factSeedK => 5                     /* facts whose two entities become seeds, at the fact's cosine (0 = off) */;
+// :param relationSeedK => 10                /* best facts of the question's relation (best mean cosine) at a named entity that seed (0 = off) */;
 // :param factWordBonus => 0.1               /* rank bonus among fact seeds for a fact whose predicate the question writes (0 = off) */;
 // :param topK => 10                         /* passages returned */;
 // :param entityK => 60                      /* top entities used for passage scoring and returned */;
@@ -85,21 +86,44 @@ CALL (vectorHits, named) {
   WITH s.node AS node, max(s.cosine) AS cosine, max(s.namedActivation) AS namedActivation, collect(DISTINCT s.source) AS sources
   RETURN collect({node: node, cosine: cosine, namedActivation: namedActivation, sources: sources}) AS raw, max(cosine) AS best
 }
+// A named entity's own facts over $relTypes (SAME_AS aside), each with its cosine to the question, read once for the
+// fact seeds and the relation seeds below.
+CALL (raw) {
+  WITH split(trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS qWords
+  UNWIND [s IN raw WHERE s.namedActivation > 0 AND ($factSeedK > 0 OR $relationSeedK > 0) | s.node] AS named
+  MATCH (named)-[r]-(:Entity) WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
+  WITH qWords, named, r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
+  // A named entity's fact whose predicate the question writes (a predicate word's first five letters,
+  // a final s aside, begin a question word) ranks $factWordBonus higher; its activation stays the cosine.
+  WITH qWords, named, r, fact, [w IN split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))), '[^\\p{L}\\p{N}]+', ' ')), ' ')
+      WHERE size(w) >= 4 |
+                 left(CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
+  RETURN collect({named: named, r: r, fact: fact, rank: fact + CASE WHEN $factWordBonus > 0 AND any(st IN stems WHERE any(w IN qWords WHERE w STARTS WITH st))
+                                THEN $factWordBonus ELSE 0.0 END}) AS namedFacts
+}
+// Relation seeds: the question's relation at each named entity is the curated relationship type whose facts there look
+// most like the question on average (one fact's cosine is mostly its names; the mean over a type is its relation; a
+// text-read type, RELATED, holds every relation). That type's $relationSeedK best facts seed (docs/statements.md#relation-seeds).
+CALL (namedFacts) {
+  UNWIND namedFacts AS f
+  WITH f WHERE $relationSeedK > 0 AND NOT type(f.r) IN ['RELATED', 'SAME_AS']
+  WITH f.named AS named, type(f.r) AS t, collect(f) AS facts
+  WITH named, t, facts, reduce(s = 0.0, f IN facts | s + f.fact) / size(facts) AS affinity
+  ORDER BY affinity DESC, t
+  WITH named, collect(facts)[0] AS facts
+  UNWIND facts AS f
+  WITH named, f ORDER BY f.fact DESC, elementId(f.r)
+  WITH named, collect(f)[0..$relationSeedK] AS best
+  UNWIND best AS f
+  RETURN collect({r: f.r, fact: f.fact}) AS relationFacts
+}
 // Fact seeds: a question that names entities is matched to their own facts, any other to the nearest
 // facts of every walked type's index; the $factSeedK best facts seed both their entities.
-CALL (raw) {
-  CALL (raw) {
-    WITH split(trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS qWords
-    UNWIND [s IN raw WHERE s.namedActivation > 0 AND $factSeedK > 0 | s.node] AS named
-    MATCH (named)-[r]-(:Entity) WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
-    WITH DISTINCT qWords, r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
-    // A named entity's fact whose predicate the question writes (a predicate word's first five letters,
-    // a final s aside, begin a question word) ranks $factWordBonus higher; its activation stays the cosine.
-    WITH qWords, r, fact, [w IN split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))), '[^\\p{L}\\p{N}]+', ' ')), ' ')
-        WHERE size(w) >= 4 |
-                   left(CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
-    RETURN r, fact, fact + CASE WHEN $factWordBonus > 0 AND any(st IN stems WHERE any(w IN qWords WHERE w STARTS WITH st))
-                                THEN $factWordBonus ELSE 0.0 END AS rank
+CALL (raw, namedFacts, relationFacts) {
+  CALL (raw, namedFacts) {
+    UNWIND namedFacts AS f
+    WITH DISTINCT f.r AS r, f.fact AS fact, f.rank AS rank WHERE $factSeedK > 0
+    RETURN r, fact, rank
     UNION
     UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.namedActivation > 0)] AS t
     CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship, score
@@ -107,7 +131,9 @@ CALL (raw) {
         AS rank
   }
   WITH r, fact, rank ORDER BY rank DESC, elementId(r) LIMIT $factSeedK
-  WITH r, fact WHERE fact >= $seedMinScore
+  WITH collect({r: r, fact: fact}) AS top
+  UNWIND top + [x IN relationFacts WHERE none(t IN top WHERE t.r = x.r)] AS x
+  WITH x.r AS r, x.fact AS fact WHERE x.fact >= $seedMinScore
   // A literal (a date, a number, a nationality) is a value, not an entity to walk from.
   UNWIND [x IN [startNode(r), endNode(r)] WHERE NOT coalesce(x.type, '') IN ['Date', 'Number', 'Money', 'Percent', 'Nationality']] AS node
   WITH node, max(fact) AS fact

@@ -100,6 +100,13 @@ export const COMMON_PARAMS = {
     doc: "facts whose two entities become seeds, activation = the fact's cosine: a question that names entities is matched to their own facts, any other to the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) (0 = off)",
     brief: "facts whose two entities become seeds, at the fact's cosine (0 = off)",
   },
+  relationSeedK: {
+    schema: int(0, 100),
+    // 10: two-layer probe gated 0.492 -> 0.574, ppr 0.504 -> 0.581; no effect without a curated graph (bench/reports/twolayer/2026-12-03-relation-seeds).
+    default: 10,
+    doc: "at each entity the question names, its relationship type whose facts have the highest mean cosine to the question (the question's relation there) seeds the other ends of that type's this many best facts, at their cosines, beside the fact seeds (0 = off)",
+    brief: "best facts of the question's relation (best mean cosine) at a named entity that seed (0 = off)",
+  },
   factWordBonus: {
     schema: num(0, 1),
     // 0.1: a question's relation word picks its facts over look-alikes (bench/reports/twolayer/2026-12-01-words).
@@ -297,6 +304,7 @@ export const VECTOR_PARAMS = {
   seedIds: withoutPassages(COMMON_PARAMS.seedIds),
   factSeedK: withoutPassages(COMMON_PARAMS.factSeedK),
   factWordBonus: withoutPassages(COMMON_PARAMS.factWordBonus),
+  relationSeedK: withoutPassages(COMMON_PARAMS.relationSeedK),
   topK,
   relTypes,
   factK,

@@ -121,8 +121,13 @@ export interface DefaultSeedParams {
   vectorSeedsWithNames: boolean;
   factSeedK: number;
   factWordBonus: number;
+  /** At each named entity, its curated type with the best mean fact cosine seeds this many of its best facts (0 or absent: off). */
+  relationSeedK?: number;
   relTypes: string[];
 }
+
+/** The relationship types ingestion reads from text: they hold every relation, so no relation seeds come from them. */
+const TEXT_TYPES = ['RELATED', 'SAME_AS'];
 
 /** Entity types that are values, not entities to walk from: a fact seeds neither of its ends of these types. */
 const LITERAL_TYPES = ['Date', 'Number', 'Money', 'Percent', 'Nationality'];
@@ -135,8 +140,10 @@ const LITERAL_TYPES = ['Date', 'Number', 'Money', 'Percent', 'Nationality'];
  * searched for the question, calibrated scores, given as input). A fact ranks by its cosine, plus
  * factWordBonus when a predicate word (4 letters or more, a final s aside, its first five letters)
  * begins a question word; the factSeedK best with cosine >= seedMinScore seed both ends (literals
- * aside) at the best such cosine. A seed's activation: the largest of 1 if named, its vector cosine
- * over the best vector seed's, its fact cosine.
+ * aside) at the best such cosine. Relation seeds (relationSeedK): at each named entity, its curated
+ * type (not read from text) whose embedded facts there have the highest mean cosine is the question's
+ * relation; that type's relationSeedK best facts by cosine seed as fact seeds do, beside them. A seed's
+ * activation: the largest of 1 if named, its vector cosine over the best vector seed's, its fact cosine.
  */
 export function defaultSeeds(
   g: RefGraph,
@@ -166,10 +173,27 @@ export function defaultSeeds(
               return { r, fact, rank: fact + bonus };
             })
         : factHits.filter((h) => walked(h.relation)).map((h) => ({ r: h.relation, fact: h.score, rank: h.score }));
-  const kept = facts
-    .sort((a, b) => b.rank - a.rank)
-    .slice(0, p.factSeedK)
-    .filter((f) => f.fact >= p.seedMinScore);
+  const relationFacts: typeof facts = [];
+  if ((p.relationSeedK ?? 0) > 0)
+    for (const n of named) {
+      const byType = new Map<string, { r: RefRelation; fact: number }[]>();
+      for (const r of g.relations)
+        if (walked(r) && r.embedding && !TEXT_TYPES.includes(r.type) && (r.from === n || r.to === n)) {
+          if (!byType.has(r.type)) byType.set(r.type, []);
+          byType.get(r.type)!.push({ r, fact: calibrated(cosine(r.embedding, q), floor) });
+        }
+      const mean = (fs: { fact: number }[]) => fs.reduce((t, f) => t + f.fact, 0) / fs.length;
+      const best = [...byType.entries()].sort((a, b) => mean(b[1]) - mean(a[1]) || (a[0] < b[0] ? -1 : 1))[0];
+      if (best)
+        relationFacts.push(
+          ...best[1]
+            .sort((a, b) => b.fact - a.fact)
+            .slice(0, p.relationSeedK)
+            .map((f) => ({ ...f, rank: f.fact })),
+        );
+    }
+  const top = facts.sort((a, b) => b.rank - a.rank).slice(0, p.factSeedK);
+  const kept = [...top, ...relationFacts.filter((x) => !top.some((t) => t.r === x.r))].filter((f) => f.fact >= p.seedMinScore);
   const typeOf = new Map(g.entities.map((e) => [e.id, e.type ?? '']));
   const factOf = new Map<string, number>();
   for (const f of kept)

@@ -155,6 +155,25 @@ describe('fact seeds', () => {
     expect(new Set(objects.slice(0, 3))).toEqual(new Set(['a:temp', 'a:occ', 'a:clav']));
   });
 
+  test.each(['gated', 'ppr'] as Mode[])(
+    "%s: relation seeds: the named entity's type whose facts look most like the question on average seeds its best facts",
+    async (mode) => {
+      // Without the date fact's type: treats (mean 0.775) is the question's relation at Bone Cancer, not localizes (0.3).
+      const relTypes = ['TREATS_CtD', 'LOCALIZES_DlA', 'ASSOCIATES_DaG'];
+      const seedsOf = async (params: Record<string, unknown>) => new Map((await ask(mode, { factSeedK: 0, relTypes, ...params })).seeds.map((s) => [s.id, s]));
+      const both = await seedsOf({ relationSeedK: 5 });
+      expect([...both.keys()].sort()).toEqual(['c:cis', 'c:mtx', 'd:bone']);
+      // Each at its fact's cosine, as a fact seed; Aspirin's treats fact is about another disease.
+      expect(both.get('c:mtx')!.activation).toBeCloseTo(0.75, 6);
+      expect(both.get('c:mtx')!.sources).toEqual(['fact']);
+      // The type's best facts first: one seed is Cisplatin's (0.8).
+      expect([...(await seedsOf({ relationSeedK: 1 })).keys()].sort()).toEqual(['c:cis', 'd:bone']);
+      expect([...(await seedsOf({ relationSeedK: 0 })).keys()]).toEqual(['d:bone']);
+      // A text-read type (RELATED) holds every relation: it is never the question's relation.
+      expect([...(await seedsOf({ relationSeedK: 5, relTypes: ['RELATED', 'SAME_AS'] })).keys()]).toEqual(['d:bone']);
+    },
+  );
+
   test('the fact that seeded a compound is among the facts, and in the context', async () => {
     const r = await ask('gated');
     const texts = r.facts.map((f) => f.text);
