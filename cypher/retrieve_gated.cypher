@@ -107,7 +107,7 @@ CALL (namedFacts) {
   UNWIND namedFacts AS f
   WITH f WHERE $relationSeedK > 0 AND NOT type(f.r) IN ['RELATED', 'SAME_AS']
   WITH f.named AS named, type(f.r) AS t, collect(f) AS facts
-  WITH named, t, facts, reduce(s = 0.0, f IN facts | s + f.fact) / size(facts) AS affinity
+  WITH named, t, facts, reduce(s = 0.0, f IN facts | s + f.rank) / size(facts) AS affinity
   ORDER BY affinity DESC, t
   WITH named, collect(facts)[0] AS facts
   UNWIND facts AS f
@@ -352,9 +352,12 @@ CALL (topEntities, extraCandidates, named) {
     WITH node, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine ORDER BY cosine DESC, node.id LIMIT $vectorK
     RETURN collect({p: node, g: 0.0}) AS vectorSide
   }
-  // Lexical candidates (rrf fusions only): the $lexicalK best passages by full-text (BM25 over title and text).
-  CALL () {
-    WITH trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) AS q WHERE $fusion <> 'blend' AND $lexicalK > 0 AND q <> ''
+  // Lexical candidates (rrf fusions only): the $lexicalK best passages by full-text (BM25 over title and text). The names of
+  // the curated entities the question names are left out of the query: the graph holds them, resolved (docs/statements.md#fusion).
+  CALL (named) {
+    WITH reduce(q_ = ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ', n IN [x IN named WHERE x:Curated] |
+        replace(q_, ' ' + trim(apoc.text.regreplace(toLower(n.name), '[^\\p{L}\\p{N}]+', ' ')) + ' ', ' ')) AS q
+    WITH trim(q) AS q WHERE $fusion <> 'blend' AND $lexicalK > 0 AND trim(q) <> ''
     CALL db.index.fulltext.queryNodes('passage_text', apoc.text.join(split(q, ' ')[0..256], ' '), {limit: CASE WHEN (coalesce($filter.sources,
         $filter.documentIds, $filter.metadata) IS NOT NULL) AND $filterSearchK > ($lexicalK) THEN $filterSearchK ELSE ($lexicalK) END}) YIELD node
     WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN ($filter.documentIds IS NULL OR node.documentId IN

@@ -111,7 +111,7 @@ OPTIONAL CALL (ranked) {
     UNWIND namedFacts AS f
     WITH f WHERE $relationSeedK > 0 AND NOT type(f.r) IN ['RELATED', 'SAME_AS']
     WITH f.named AS named, type(f.r) AS t, collect(f) AS facts
-    WITH named, t, facts, reduce(s = 0.0, f IN facts | s + f.fact) / size(facts) AS affinity
+    WITH named, t, facts, reduce(s = 0.0, f IN facts | s + f.rank) / size(facts) AS affinity
     ORDER BY affinity DESC, t
     WITH named, collect(facts)[0] AS facts
     UNWIND facts AS f

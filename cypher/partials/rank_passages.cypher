@@ -24,9 +24,11 @@ CALL (topEntities, extraCandidates, named) {
     {{INCLUDE dense_passage_search WIDTH=$vectorK}}
     RETURN collect({p: node, g: 0.0}) AS vectorSide
   }
-  // Lexical candidates (rrf fusions only): the $lexicalK best passages by full-text (BM25 over title and text).
-  CALL () {
-    WITH {{WORDS(coalesce($question, ''))}} AS q WHERE $fusion <> 'blend' AND $lexicalK > 0 AND q <> ''
+  // Lexical candidates (rrf fusions only): the $lexicalK best passages by full-text (BM25 over title and text). The names of
+  // the curated entities the question names are left out of the query: the graph holds them, resolved (docs/statements.md#fusion).
+  CALL (named) {
+    WITH reduce(q_ = ' ' + {{WORDS(coalesce($question, ''))}} + ' ', n IN [x IN named WHERE x:Curated] | replace(q_, ' ' + {{WORDS(n.name)}} + ' ', ' ')) AS q
+    WITH trim(q) AS q WHERE $fusion <> 'blend' AND $lexicalK > 0 AND trim(q) <> ''
     CALL db.index.fulltext.queryNodes('passage_text', {{LUCENE(q)}}, {limit: {{FILTER_K($lexicalK)}}}) YIELD node
     WHERE {{IN_FILTER(node)}}
     WITH collect(node)[0..$lexicalK] AS hits

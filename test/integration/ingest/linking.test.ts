@@ -198,4 +198,25 @@ describe('linking the literature layer into a curated graph', () => {
       }
     }
   });
+
+  test('the full-text candidates leave out the names of the curated entities the question names (the graph holds those)', async () => {
+    await ingestCurated(ctx, CURATED);
+    // It shares no word with the question but "disease", and names no curated entity.
+    const registry = { id: 'pm-registry', title: 'Registries', text: 'Disease registries grow each year in many clinics.' };
+    await ingestDocuments(ctx, items([...DOCS, registry]));
+    const retriever = new Retriever(store, { timeoutMs: 120000, allowedRelTypes: ['RELATED', 'SAME_AS', 'TREATS_CtD'], pprGraphName: 'graph_recall_ppr' });
+    const ask = async (mode: 'gated' | 'ppr', question: string) => {
+      const [questionEmbedding] = await embedder.embed([question], 'query');
+      const r = await retriever.retrieve({ mode, question, questionEmbedding, params: { vectorK: 0, topK: 20 } });
+      return r.passages.map((p) => p.documentId);
+    };
+    for (const mode of ['gated', 'ppr'] as const) {
+      // "disease" outside a curated name is a word like any other: the full-text index finds the registry by it.
+      expect(await ask(mode, 'Which genes are bound by the compounds that treat any disease?')).toContain('pm-registry');
+      // Inside "Alzheimer's disease", named and resolved in the graph, it is not searched as words.
+      const named = await ask(mode, QUESTION);
+      expect(named).not.toContain('pm-registry');
+      expect(named).toEqual(expect.arrayContaining(['pm-donepezil', 'pm-memantine']));
+    }
+  });
 });
