@@ -12,7 +12,7 @@
 // :param vectorSeedsWithNames => false      /* keep the vector seeds when the question names entities (false: the named ones alone) */;
 // :param seedIds => []                      /* extra seed entity ids (Entity.id), activation 1 */;
 // :param factSeedK => 5                     /* facts whose two entities become seeds, at the fact's cosine (0 = off) */;
-// :param relationSeedK => 10                /* best facts of the question's relation (best mean cosine) at a named entity that seed (0 = off) */;
+// :param relationSeedK => 10                /* best facts of the question's relation (best mean rank) at a named curated entity that seed (0 = off) */;
 // :param factWordBonus => 0.1               /* rank bonus among fact seeds for a fact whose predicate the question writes (0 = off) */;
 // :param topK => 10                         /* passages returned */;
 // :param entityK => 60                      /* top entities used for passage scoring and returned */;
@@ -100,8 +100,8 @@ CALL (raw) {
   RETURN collect({named: named, r: r, fact: fact, rank: fact + CASE WHEN $factWordBonus > 0 AND any(st IN stems WHERE any(w IN qWords WHERE w STARTS WITH st))
                                 THEN $factWordBonus ELSE 0.0 END}) AS namedFacts
 }
-// Relation seeds: the question's relation at each named entity is the curated relationship type whose facts there look
-// most like the question on average (one fact's cosine is mostly its names; the mean over a type is its relation; a
+// Relation seeds: the question's relation at each named entity is the curated relationship type whose facts there rank
+// highest on average (one fact's cosine is mostly its names; the mean over a type is its relation; a
 // text-read type, RELATED, holds every relation). That type's $relationSeedK best facts seed (docs/statements.md#relation-seeds).
 CALL (namedFacts) {
   UNWIND namedFacts AS f

@@ -13,7 +13,7 @@
 // :param seedIds => []                      /* extra seed entity ids (Entity.id), activation 1 */;
 // :param factSeedK => 5                     /* facts whose two entities become seeds, at the fact's cosine (0 = off) */;
 // :param factWordBonus => 0.1               /* rank bonus among fact seeds for a fact whose predicate the question writes (0 = off) */;
-// :param relationSeedK => 10                /* best facts of the question's relation (best mean cosine) at a named entity that seed (0 = off) */;
+// :param relationSeedK => 10                /* best facts of the question's relation (best mean rank) at a named curated entity that seed (0 = off) */;
 // :param topK => 10                         /* passages returned */;
 // :param relTypes => ['RELATED', 'SAME_AS'] /* relationship types walked between entities (server allow-list) */;
 // :param factK => 20                        /* facts returned and added to the context */;
@@ -104,8 +104,8 @@ OPTIONAL CALL (ranked) {
     RETURN collect({named: named, r: r, fact: fact, rank: fact + CASE WHEN $factWordBonus > 0 AND any(st IN stems WHERE any(w IN qWords WHERE w STARTS WITH st))
                                   THEN $factWordBonus ELSE 0.0 END}) AS namedFacts
   }
-  // Relation seeds: the question's relation at each named entity is the curated relationship type whose facts there look
-  // most like the question on average (one fact's cosine is mostly its names; the mean over a type is its relation; a
+  // Relation seeds: the question's relation at each named entity is the curated relationship type whose facts there rank
+  // highest on average (one fact's cosine is mostly its names; the mean over a type is its relation; a
   // text-read type, RELATED, holds every relation). That type's $relationSeedK best facts seed (docs/statements.md#relation-seeds).
   CALL (namedFacts) {
     UNWIND namedFacts AS f

@@ -56,8 +56,8 @@ CALL (raw) {
   RETURN collect({named: named, r: r, fact: fact, rank: fact + CASE WHEN $factWordBonus > 0 AND any(st IN stems WHERE any(w IN qWords WHERE w STARTS WITH st))
                                 THEN $factWordBonus ELSE 0.0 END}) AS namedFacts
 }
-// Relation seeds: the question's relation at each named entity is the curated relationship type whose facts there look
-// most like the question on average (one fact's cosine is mostly its names; the mean over a type is its relation; a
+// Relation seeds: the question's relation at each named entity is the curated relationship type whose facts there rank
+// highest on average (one fact's cosine is mostly its names; the mean over a type is its relation; a
 // text-read type, RELATED, holds every relation). That type's $relationSeedK best facts seed (docs/statements.md#relation-seeds).
 CALL (namedFacts) {
   UNWIND namedFacts AS f

@@ -104,8 +104,8 @@ export const COMMON_PARAMS = {
     schema: int(0, 100),
     // 10: the two-layer probe and the Hetionet templates gain, 5 and 20 do no better; no effect without a curated graph (bench/reports/twolayer/2026-12-03-relation-seeds).
     default: 10,
-    doc: "at each entity the question names, its relationship type whose facts have the highest mean cosine to the question (the question's relation there) seeds the other ends of that type's this many best facts, at their cosines, beside the fact seeds (0 = off)",
-    brief: "best facts of the question's relation (best mean cosine) at a named entity that seed (0 = off)",
+    doc: "at each curated entity the question names, its relationship type whose facts rank highest on average (cosine to the question, plus factWordBonus; the question's relation there) seeds the other ends of that type's this many best facts, at their cosines, beside the fact seeds (0 = off)",
+    brief: "best facts of the question's relation (best mean rank) at a named curated entity that seed (0 = off)",
   },
   factWordBonus: {
     schema: num(0, 1),

@@ -142,7 +142,8 @@ const LITERAL_TYPES = ['Date', 'Number', 'Money', 'Percent', 'Nationality'];
  * begins a question word; the factSeedK best with cosine >= seedMinScore seed both ends (literals
  * aside) at the best such cosine. Relation seeds (relationSeedK): at each named entity, its curated
  * type (not read from text) whose embedded facts there have the highest mean cosine is the question's
- * relation; that type's relationSeedK best facts by cosine seed as fact seeds do, beside them. A seed's
+ * relation (each fact ranked as a fact seed is, by cosine plus factWordBonus; the ranks averaged); that type's
+ * relationSeedK best facts by cosine seed as fact seeds do, beside them. A seed's
  * activation: the largest of 1 if named, its vector cosine over the best vector seed's, its fact cosine.
  */
 export function defaultSeeds(
@@ -176,13 +177,15 @@ export function defaultSeeds(
   const relationFacts: typeof facts = [];
   if ((p.relationSeedK ?? 0) > 0)
     for (const n of named) {
-      const byType = new Map<string, { r: RefRelation; fact: number }[]>();
+      const byType = new Map<string, { r: RefRelation; fact: number; rank: number }[]>();
       for (const r of g.relations)
         if (walked(r) && r.embedding && !TEXT_TYPES.includes(r.type) && (r.from === n || r.to === n)) {
           if (!byType.has(r.type)) byType.set(r.type, []);
-          byType.get(r.type)!.push({ r, fact: calibrated(cosine(r.embedding, q), floor) });
+          const fact = calibrated(cosine(r.embedding, q), floor);
+          const bonus = p.factWordBonus > 0 && stems(r).some((st) => qWords.some((w) => w.startsWith(st))) ? p.factWordBonus : 0;
+          byType.get(r.type)!.push({ r, fact, rank: fact + bonus });
         }
-      const mean = (fs: { fact: number }[]) => fs.reduce((t, f) => t + f.fact, 0) / fs.length;
+      const mean = (fs: { rank: number }[]) => fs.reduce((t, f) => t + f.rank, 0) / fs.length;
       const best = [...byType.entries()].sort((a, b) => mean(b[1]) - mean(a[1]) || (a[0] < b[0] ? -1 : 1))[0];
       if (best)
         relationFacts.push(

@@ -5,6 +5,8 @@ import { GraphStore } from '../../../server/db/store.js';
 import { Retriever } from '../../../server/retrieval/retriever.js';
 import type { Mode } from '../../../server/retrieval/params.js';
 import { TEST_DIM, randomUnit, testDriver } from '../../support/db.js';
+import { defaultSeeds, type RefGraph } from '../../support/reference.js';
+import { defaultParams } from '../../../server/retrieval/params.js';
 import { type FixtureGraph, withCosine, loadFixtureGraph } from '../../support/fixtures.js';
 
 /**
@@ -173,6 +175,24 @@ describe('fact seeds', () => {
       expect([...(await seedsOf({ relationSeedK: 5, relTypes: ['RELATED', 'SAME_AS'] })).keys()]).toEqual(['d:bone']);
     },
   );
+
+  test.each([
+    ['the defaults', {}],
+    ['one fact seed and relation seeds, without the date type', { factSeedK: 1, relTypes: ['TREATS_CtD', 'LOCALIZES_DlA', 'ASSOCIATES_DaG'] }],
+    ['relation seeds chosen by the word bonus', { factSeedK: 0, relationSeedK: 1, factWordBonus: 0.7 }],
+  ])('the seeds equal the reference with %s', async (_name, params: Record<string, unknown>) => {
+    const p = { ...defaultParams('gated'), relTypes: TYPES, ...params } as unknown as Parameters<typeof defaultSeeds>[5];
+    const ref: RefGraph = {
+      entities: graph.entities.map((e) => ({ id: e.id, type: e.type, embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding })),
+      passages: [],
+      relations: graph.relations.map((r) => ({ from: r.from, to: r.to, type: r.type, predicate: r.predicate, embedding: r.embedding })),
+    };
+    const expected = defaultSeeds(ref, q, question, ['d:bone'], [], p);
+    const r = await ask('gated', params);
+    const byId = (xs: { id: string; activation: number }[]) => [...xs].sort((a, b) => (a.id < b.id ? -1 : 1));
+    expect(byId(r.seeds).map((s) => s.id)).toEqual(byId(expected).map((s) => s.id));
+    byId(r.seeds).forEach((s, i) => expect(s.activation).toBeCloseTo(byId(expected)[i].activation, 5));
+  });
 
   test('the fact that seeded a compound is among the facts, and in the context', async () => {
     const r = await ask('gated');
