@@ -191,7 +191,9 @@ describe('fact seeds', () => {
     const r = await ask('gated', params);
     const byId = (xs: { id: string; activation: number }[]) => [...xs].sort((a, b) => (a.id < b.id ? -1 : 1));
     expect(byId(r.seeds).map((s) => s.id)).toEqual(byId(expected).map((s) => s.id));
-    byId(r.seeds).forEach((s, i) => expect(s.activation).toBeCloseTo(byId(expected)[i].activation, 5));
+    byId(r.seeds).forEach((s, i) => {
+      expect(s.activation).toBeCloseTo(byId(expected)[i].activation, 5);
+    });
   });
 
   test('the fact that seeded a compound is among the facts, and in the context', async () => {
