@@ -52,9 +52,13 @@ OPTIONAL CALL (ranked) {
       WITH ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS q,
            split(trim(apoc.text.regreplace(coalesce($question, ''), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS words
       WHERE $useNameSeeds AND $nameSeedK > 0 AND trim(q) <> ''
-      WITH q, [w IN words WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS caps, [w IN words[1..] WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS innerCaps
+      WITH q, [w IN words WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS caps, [w IN words[1..] WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS innerCaps,
+           // The index keeps a word with an apostrophe whole ("alzheimer's"): such words are searched as written too.
+           [w IN split(apoc.text.regreplace(toLower(coalesce($question, '')), "[^\\p{L}\\p{N}'\u2019]+", ' '), ' ') WHERE w =~ "\\p{L}+['\u2019]\\p{L}+"] AS
+               apostrophed
       // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
-      CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q), ' ')[0..256], ' '), {limit: 50}) YIELD node
+      CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q + apoc.text.join(apostrophed, ' ')), ' ')[0..256], ' '), {limit: 50}) YIELD
+          node
       WITH q, caps, innerCaps, node, ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS nameWords
       WHERE size(node.name) >= 3 AND q CONTAINS nameWords
       // The question must write an extracted name as a name (its capitals, one past its first word); curated names as they are
