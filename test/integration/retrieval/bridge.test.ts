@@ -156,6 +156,28 @@ test('a name seeds only where a cased question writes it as a name (capitalised,
   }
 });
 
+test("a name written with an apostrophe seeds even when fifty other names share more of the question's words", async () => {
+  // The entity_name index keeps "Alzheimer's" whole; searched only as "alzheimer s", the name matched by "disease" alone,
+  // below sixty names that match "adverse" and "disease" too, and fell out of the index's 50 hits.
+  await driver.executeQuery(
+    `CREATE (:Entity {id: 'e-alz', name: "Alzheimer's disease", type: 'Disease', embedding: $v, descriptionEmbedding: $v})
+     WITH 1 AS one UNWIND range(1, 60) AS i
+     CREATE (:Entity {id: 'e-adverse-' + i, name: 'Adverse disease ' + i, type: 'Disease', embedding: $v, descriptionEmbedding: $v})`,
+    { v: f.question },
+    { database: 'neo4j' },
+  );
+  try {
+    const res = await retriever.retrieve({
+      mode: 'gated',
+      questionEmbedding: f.question,
+      question: "What adverse effects do drugs for Alzheimer's disease cause?",
+    });
+    expect(res.seeds.filter((s) => s.sources.includes('name')).map((s) => s.id)).toEqual(['e-alz']);
+  } finally {
+    await driver.executeQuery("MATCH (e:Entity) WHERE e.id = 'e-alz' OR e.id STARTS WITH 'e-adverse-' DETACH DELETE e", {}, { database: 'neo4j' });
+  }
+});
+
 test('a write after the projection makes ppr answer projection_building until it is rebuilt', async () => {
   // No rebuild left over from an earlier test may finish after the stamp below.
   await retriever.projection.idle();
