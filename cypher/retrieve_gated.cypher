@@ -359,8 +359,14 @@ CALL (topEntities, extraCandidates, named) {
   // Lexical candidates (rrf fusions only): the $lexicalK best passages by full-text (BM25 over title and text). The names of
   // the curated entities the question names are left out of the query: the graph holds them, resolved (docs/statements.md#fusion).
   CALL (named) {
-    WITH reduce(q_ = ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ', n IN [x IN named WHERE x:Curated] |
-        replace(q_, ' ' + trim(apoc.text.regreplace(toLower(n.name), '[^\\p{L}\\p{N}]+', ' ')) + ' ', ' ')) AS q
+    WITH [x IN named WHERE x:Curated] AS curated
+    WITH curated, reduce(q_ = ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ', n IN curated | replace(q_, ' '
+        + trim(apoc.text.regreplace(toLower(n.name), '[^\\p{L}\\p{N}]+', ' ')) + ' ', ' ')) AS q,
+         reduce(ws = [], n IN curated | ws + split(trim(apoc.text.regreplace(toLower(n.name), '[^\\p{L}\\p{N}]+', ' ')), ' ')) AS curatedWords,
+         split(trim(apoc.text.regreplace(coalesce($question, ''), '[^\\p{L}\\p{N}]+', ' ')), ' ')[1..] AS laterWords
+    // A question anchored on curated entities with no other name left (no capital past its first word) has only its relation
+    // and answer type for the index, words that every passage of that kind shares: no full-text candidates.
+    WITH q WHERE size(curated) = 0 OR any(w IN laterWords WHERE w =~ '\\p{Lu}.*' AND NOT toLower(w) IN curatedWords)
     WITH trim(q) AS q WHERE $fusion <> 'blend' AND $lexicalK > 0 AND trim(q) <> ''
     CALL db.index.fulltext.queryNodes('passage_text', apoc.text.join(split(q, ' ')[0..256], ' '), {limit: CASE WHEN (coalesce($filter.sources,
         $filter.documentIds, $filter.metadata) IS NOT NULL) AND $filterSearchK > ($lexicalK) THEN $filterSearchK ELSE ($lexicalK) END}) YIELD node

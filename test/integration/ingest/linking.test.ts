@@ -199,11 +199,13 @@ describe('linking the literature layer into a curated graph', () => {
     }
   });
 
-  test('the full-text candidates leave out the names of the curated entities the question names (the graph holds those)', async () => {
+  test('the full-text candidates leave out the names of the curated entities the question names, and a question anchored on them alone searches none', async () => {
     await ingestCurated(ctx, CURATED);
-    // It shares no word with the question but "disease", and names no curated entity.
-    const registry = { id: 'pm-registry', title: 'Registries', text: 'Disease registries grow each year in many clinics.' };
-    await ingestDocuments(ctx, items([...DOCS, registry]));
+    // It shares no word with the questions but "disease", and names no curated entity.
+    const registry = { id: 'pm-registry', title: 'Registries', text: 'Disease registries grow yearly across many clinics.' };
+    // Only the full-text index finds it, by its name.
+    const trials = { id: 'pm-trials', title: 'Notebooks', text: 'Notebooks were kept on all trials.' };
+    await ingestDocuments(ctx, items([...DOCS, registry, trials]));
     const retriever = new Retriever(store, { timeoutMs: 120000, allowedRelTypes: ['RELATED', 'SAME_AS', 'TREATS_CtD'], pprGraphName: 'graph_recall_ppr' });
     const ask = async (mode: 'gated' | 'ppr', question: string) => {
       const [questionEmbedding] = await embedder.embed([question], 'query');
@@ -212,10 +214,17 @@ describe('linking the literature layer into a curated graph', () => {
     };
     for (const mode of ['gated', 'ppr'] as const) {
       // "disease" outside a curated name is a word like any other: the full-text index finds the registry by it.
-      expect(await ask(mode, 'Which genes are bound by the compounds that treat any disease?')).toContain('pm-registry');
-      // Inside "Alzheimer's disease", named and resolved in the graph, it is not searched as words.
-      const named = await ask(mode, QUESTION);
-      expect(named).not.toContain('pm-registry');
+      const plain = await ask(mode, 'Which genes are bound by the compounds that treat any disease in trials?');
+      expect(plain).toContain('pm-registry');
+      expect(plain).toContain('pm-trials');
+      // Inside "Alzheimer's disease", named and resolved in the graph, it is not searched as words; with another name
+      // left in the question (Trials, no entity) the index is searched for the rest.
+      const mixed = await ask(mode, "Which genes are bound by the compounds that treat Alzheimer's disease in Trials?");
+      expect(mixed).not.toContain('pm-registry');
+      expect(mixed).toContain('pm-trials');
+      // Anchored on the curated disease alone, the question's other words (its relation and answer type) search nothing.
+      const named = await ask(mode, "Which genes are bound by the compounds that treat Alzheimer's disease in trials?");
+      expect(named).not.toContain('pm-trials');
       expect(named).toEqual(expect.arrayContaining(['pm-donepezil', 'pm-memantine']));
     }
   });
