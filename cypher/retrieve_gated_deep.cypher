@@ -65,6 +65,8 @@ CALL () {
     WITH collect({node: node, words: nameWords}) AS matched
     UNWIND matched AS m
     WITH m, matched WHERE none(o IN matched WHERE size(o.words) > size(m.words) AND o.words CONTAINS m.words)
+    // A name a curated entity holds is that entity: an extracted entity of the same name is the text's mention of it (docs/linking.md).
+      AND (m.node:Curated OR none(o IN matched WHERE o.words = m.words AND o.node:Curated))
     WITH m.node AS node LIMIT $nameSeedK
     RETURN node, 'name' AS source
     UNION ALL

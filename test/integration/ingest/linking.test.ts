@@ -228,4 +228,20 @@ describe('linking the literature layer into a curated graph', () => {
       expect(named).toEqual(expect.arrayContaining(['pm-donepezil', 'pm-memantine']));
     }
   });
+
+  test('a name that a curated entity holds seeds that entity alone, not the extracted entity of the same name', async () => {
+    await ingestCurated(ctx, CURATED);
+    const burden = { id: 'pm-burden', title: 'Hypercholesterolemia', text: 'It is reported more often in women than in men.' };
+    await ingestDocuments(ctx, items([...DOCS, burden]));
+    // The extractor takes the title as a name: an entity of the literature layer with the curated disease's name.
+    const extracted = await store.read("MATCH (e:Entity) WHERE toLower(e.name) = 'hypercholesterolemia' AND NOT e:Curated RETURN e.id AS id");
+    expect(extracted.records).toHaveLength(1);
+    const retriever = new Retriever(store, { timeoutMs: 120000, allowedRelTypes: ['RELATED', 'SAME_AS', 'TREATS_CtD'], pprGraphName: 'graph_recall_ppr' });
+    const question = 'which genes are bound by the compounds that treat hypercholesterolemia?';
+    const [questionEmbedding] = await embedder.embed([question], 'query');
+    for (const mode of ['gated', 'ppr'] as const) {
+      const r = await retriever.retrieve({ mode, question, questionEmbedding });
+      expect(r.seeds.filter((s) => s.sources.includes('name')).map((s) => s.id)).toEqual(['hetionet:Disease::DOID:13810']);
+    }
+  });
 });
