@@ -100,14 +100,28 @@ OPTIONAL CALL (ranked) {
   CALL (raw) {
     WITH split(trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS qWords
     UNWIND [s IN raw WHERE s.namedActivation > 0 AND ($factSeedK > 0 OR $relationSeedK > 0) | s.node] AS named
+    // Where the question writes the entity's name (null for a caller's seed): the relation words nearest it are its hop.
+    WITH qWords, named, split(trim(apoc.text.regreplace(toLower(named.name), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS nameWords
+    WITH qWords, named, size(nameWords) AS nameLength, [i IN range(0, size(qWords) - size(nameWords)) WHERE qWords[i..i + size(nameWords)] = nameWords][0] AS at
     MATCH (named)-[r]-(:Entity) WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
-    WITH qWords, named, r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
+    WITH qWords, named, nameLength, at, r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS
+        fact
     // A named entity's fact whose predicate the question writes (a predicate word's first five letters,
     // a final s aside, begin a question word) ranks $factWordBonus higher; its activation stays the cosine.
-    WITH qWords, named, r, fact, [w IN split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))), '[^\\p{L}\\p{N}]+', ' ')),
-        ' ') WHERE size(w) >= 4 |
+    WITH qWords, named, nameLength, at, r, fact, [w IN split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))),
+        '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE size(w) >= 4 |
                    left(CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
-    RETURN collect({named: named, r: r, fact: fact, rank: fact + CASE WHEN $factWordBonus > 0 AND any(st IN stems WHERE any(w IN qWords WHERE w STARTS WITH st))
+    WITH named, nameLength, at, r, fact, [j IN range(0, size(qWords) - 1) WHERE any(st IN stems WHERE qWords[j] STARTS WITH st)] AS written
+    // Of a curated type, the distance in words from the name to the nearest question word of its predicate: in "genes
+    // upregulated by the compounds that treat X" the hop at X is "treat", not "upregulated" (docs/statements.md#relation-seeds).
+    WITH named, r, fact, size(written) > 0 AS writes, CASE WHEN at IS NULL OR type(r) IN ['RELATED', 'SAME_AS'] THEN 0 ELSE reduce(d = null, j IN written |
+        CASE WHEN j >= at AND j < at + nameLength THEN d WHEN d IS NULL OR abs(CASE WHEN j < at THEN at - j ELSE j - at - nameLength + 1 END) < d
+        THEN abs(CASE WHEN j < at THEN at - j ELSE j - at - nameLength + 1 END) ELSE d END) END AS distance
+    WITH named, collect({r: r, fact: fact, writes: writes, distance: distance}) AS facts
+    WITH named, facts, reduce(m = null, f IN facts | CASE WHEN f.writes AND f.distance > 0 AND (m IS NULL OR f.distance < m) THEN f.distance ELSE m END)
+        AS nearest
+    UNWIND facts AS f
+    RETURN collect({named: named, r: f.r, fact: f.fact, rank: f.fact + CASE WHEN $factWordBonus > 0 AND f.writes AND (f.distance = 0 OR f.distance = nearest)
                                   THEN $factWordBonus ELSE 0.0 END}) AS namedFacts
   }
   // Relation seeds: the question's relation at each named entity is the curated relationship type whose facts there rank
@@ -131,7 +145,8 @@ OPTIONAL CALL (ranked) {
   CALL (raw, namedFacts, relationFacts) {
     CALL (raw, namedFacts) {
       UNWIND namedFacts AS f
-      WITH DISTINCT f.r AS r, f.fact AS fact, f.rank AS rank WHERE $factSeedK > 0
+      // A fact between two named entities: at its better rank.
+      WITH f.r AS r, f.fact AS fact, max(f.rank) AS rank WHERE $factSeedK > 0
       RETURN r, fact, rank
       UNION
       UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.namedActivation > 0)] AS t

@@ -7,6 +7,8 @@
 
 export interface RefEntity {
   id: string;
+  /** Where the question writes it, the nearest predicate word states its relation (defaultSeeds). */
+  name?: string;
   type?: string;
   embedding: number[];
   descriptionEmbedding: number[] | null;
@@ -139,7 +141,9 @@ const LITERAL_TYPES = ['Date', 'Number', 'Money', 'Percent', 'Nationality'];
  * walked types (SAME_AS aside), any other to the fact index hits (factHits: each walked type's index
  * searched for the question, calibrated scores, given as input). A fact ranks by its cosine, plus
  * factWordBonus when a predicate word (4 letters or more, a final s aside, its first five letters)
- * begins a question word; the factSeedK best with cosine >= seedMinScore seed both ends (literals
+ * begins a question word (of a curated type, only the type whose predicate word is nearest the named
+ * entity's name in the question, when the question writes the name: the hop at that entity); the
+ * factSeedK best (a fact between two named entities at its better rank) with cosine >= seedMinScore seed both ends (literals
  * aside) at the best such cosine. Relation seeds (relationSeedK): at each named entity, its curated
  * type (not read from text) whose embedded facts there have the highest mean cosine is the question's
  * relation (each fact ranked as a fact seed is, by cosine plus factWordBonus; the ranks averaged); that type's
@@ -162,6 +166,27 @@ export function defaultSeeds(
       .filter((w) => w.length >= 4)
       .map((w) => (w.endsWith('s') ? w.slice(0, -1) : w).slice(0, 5));
   const walked = (r: RefRelation) => p.relTypes.includes(r.type) && r.type !== 'SAME_AS';
+  const writes = (r: RefRelation) => stems(r).some((st) => qWords.some((w) => w.startsWith(st)));
+  // Distance in words from named entity n's name to the nearest question word of r's predicate (0: not measured).
+  const distance = (r: RefRelation, n: string): number | null => {
+    if (!writes(r)) return null;
+    const nameWords = words((g.entities.find((e) => e.id === n)?.name ?? '').toLowerCase());
+    const at = qWords.findIndex((_, i) => nameWords.length > 0 && nameWords.every((w, k) => qWords[i + k] === w));
+    if (at < 0 || TEXT_TYPES.includes(r.type)) return 0;
+    const ds = qWords
+      .map((w, j) => (stems(r).some((st) => w.startsWith(st)) ? j : -1))
+      .filter((j) => j >= 0 && (j < at || j >= at + nameWords.length))
+      .map((j) => (j < at ? at - j : j - at - nameWords.length + 1));
+    return ds.length ? Math.min(...ds) : null;
+  };
+  const bonusAt = (n: string) => {
+    const curated = g.relations.filter((r) => walked(r) && r.embedding && (r.from === n || r.to === n)).map((r) => distance(r, n));
+    const nearest = Math.min(...curated.filter((d): d is number => d !== null && d > 0));
+    return (r: RefRelation) => {
+      const d = distance(r, n);
+      return p.factWordBonus > 0 && writes(r) && (d === 0 || d === nearest) ? p.factWordBonus : 0;
+    };
+  };
   const facts =
     p.factSeedK === 0
       ? []
@@ -170,7 +195,7 @@ export function defaultSeeds(
             .filter((r) => walked(r) && r.embedding && (named.includes(r.from) || named.includes(r.to)))
             .map((r) => {
               const fact = calibrated(cosine(r.embedding!, q), floor);
-              const bonus = p.factWordBonus > 0 && stems(r).some((st) => qWords.some((w) => w.startsWith(st))) ? p.factWordBonus : 0;
+              const bonus = Math.max(...[r.from, r.to].filter((n) => named.includes(n)).map((n) => bonusAt(n)(r)));
               return { r, fact, rank: fact + bonus };
             })
         : factHits.filter((h) => walked(h.relation)).map((h) => ({ r: h.relation, fact: h.score, rank: h.score }));
@@ -178,12 +203,12 @@ export function defaultSeeds(
   if ((p.relationSeedK ?? 0) > 0)
     for (const n of named) {
       const byType = new Map<string, { r: RefRelation; fact: number; rank: number }[]>();
+      const bonusOf = bonusAt(n);
       for (const r of g.relations)
         if (walked(r) && r.embedding && !TEXT_TYPES.includes(r.type) && (r.from === n || r.to === n)) {
           if (!byType.has(r.type)) byType.set(r.type, []);
           const fact = calibrated(cosine(r.embedding, q), floor);
-          const bonus = p.factWordBonus > 0 && stems(r).some((st) => qWords.some((w) => w.startsWith(st))) ? p.factWordBonus : 0;
-          byType.get(r.type)!.push({ r, fact, rank: fact + bonus });
+          byType.get(r.type)!.push({ r, fact, rank: fact + bonusOf(r) });
         }
       const mean = (fs: { rank: number }[]) => fs.reduce((t, f) => t + f.rank, 0) / fs.length;
       const best = [...byType.entries()].sort((a, b) => mean(b[1]) - mean(a[1]) || (a[0] < b[0] ? -1 : 1))[0];

@@ -183,7 +183,7 @@ describe('fact seeds', () => {
   ])('the seeds equal the reference with %s', async (_name, params: Record<string, unknown>) => {
     const p = { ...defaultParams('gated'), relTypes: TYPES, ...params } as unknown as Parameters<typeof defaultSeeds>[5];
     const ref: RefGraph = {
-      entities: graph.entities.map((e) => ({ id: e.id, type: e.type, embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding })),
+      entities: graph.entities.map((e) => ({ id: e.id, name: e.name, type: e.type, embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding })),
       passages: [],
       relations: graph.relations.map((r) => ({ from: r.from, to: r.to, type: r.type, predicate: r.predicate, embedding: r.embedding })),
     };
@@ -194,6 +194,35 @@ describe('fact seeds', () => {
     byId(r.seeds).forEach((s, i) => {
       expect(s.activation).toBeCloseTo(byId(expected)[i].activation, 5);
     });
+  });
+
+  test('of two predicates the question writes, the one nearest the named entity is its relation there', async () => {
+    // "treat" is four words before Bone Cancer, "localizes" one after: the hop at Bone Cancer is localizes, although
+    // its facts look less like the question (0.3 against 0.8 and 0.75). With both words' bonus, treats would win.
+    const near = 'Which compounds treat the bones where Bone Cancer localizes?';
+    const params = { factSeedK: 0, relationSeedK: 3, factWordBonus: 0.7, relTypes: ['TREATS_CtD', 'LOCALIZES_DlA', 'ASSOCIATES_DaG'] };
+    const r = await retriever.retrieve({ mode: 'gated', question: near, questionEmbedding: q, params });
+    expect(r.seeds.map((s) => s.id).sort()).toEqual(['a:clav', 'a:occ', 'a:temp', 'd:bone']);
+    const ref: RefGraph = {
+      entities: graph.entities.map((e) => ({ id: e.id, name: e.name, type: e.type, embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding })),
+      passages: [],
+      relations: graph.relations.map((x) => ({ from: x.from, to: x.to, type: x.type, predicate: x.predicate, embedding: x.embedding })),
+    };
+    const p = { ...defaultParams('gated'), ...params } as unknown as Parameters<typeof defaultSeeds>[5];
+    expect(
+      defaultSeeds(ref, q, near, ['d:bone'], [], p)
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(['a:clav', 'a:occ', 'a:temp', 'd:bone']);
+    // Written the other way round, treats is nearest again.
+    const far = 'Which bones localize the cancers of the kind that compounds treat, Bone Cancer among them?';
+    const r2 = await retriever.retrieve({ mode: 'gated', question: far, questionEmbedding: q, params });
+    expect(r2.seeds.map((s) => s.id).sort()).toEqual(['c:cis', 'c:mtx', 'd:bone']);
+    expect(
+      defaultSeeds(ref, q, far, ['d:bone'], [], p)
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(['c:cis', 'c:mtx', 'd:bone']);
   });
 
   test('the fact that seeded a compound is among the facts, and in the context', async () => {

@@ -404,7 +404,7 @@ describe.each([21, 22, 23])('random graph %i with facts, names and literals, at 
   };
   const ref: RefGraph = {
     ...toRef(graph),
-    entities: graph.entities.map((e) => ({ id: e.id, type: e.type, embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding })),
+    entities: graph.entities.map((e) => ({ id: e.id, name: e.name, type: e.type, embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding })),
     relations: graph.relations.map((r) => ({ from: r.from, to: r.to, type: r.type, weight: r.weight, predicate: r.predicate, embedding: r.embedding })),
   };
   const d = defaultParams('gated') as unknown as Parameters<typeof gatedActivation>[3] &
