@@ -22,6 +22,7 @@
 // :param vectorWeight => 0.5                /* weight of the passage's own cosine to the question */;
 // :param namedPassageWeight => 0            /* share of a named seed's activation (and push link weight) given to passages naming it */;
 // :param hubExponent => 0.5                 /* entity weight is divided by (passages mentioning it) ^ hubExponent */;
+// :param answerTypeWeight => 1              /* graph score x (1 + this) for a passage linked to a curated entity of the asked type (0 = off) */;
 // :param fusion => 'rrf'                    /* passage ranking: blend (weighted sum), rrf (graph vs text ranks) or rrf3 (graph, dense, full-text) */;
 // :param lexicalK => 20                     /* rrf, rrf3: passages from the full-text index (BM25) added as candidates */;
 // :param rrfK => 20                         /* rrf and rrf3 only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in */;
@@ -323,8 +324,17 @@ CALL (topEntities, extraCandidates, named) {
     WITH collect(node)[0..$lexicalK] AS hits
     RETURN [i IN range(0, size(hits) - 1) | {p: hits[i], g: 0.0, lexicalRank: i + 1}] AS lexicalSide
   }
+  // The answer type: the words of four letters or more among the three after "which" or "what" ("which side effects", "what
+  // are the gene targets"), a final s aside. A passage linked to a curated entity of that type answers in kind (docs/statements.md#answer-type).
+  WITH graphSide, vectorSide, extraCandidates, lexicalSide, split(trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS
+      qWords
+  WITH graphSide, vectorSide, extraCandidates, lexicalSide, reduce(a = [], i IN [i IN range(0, size(qWords) - 1) WHERE qWords[i] IN ['which', 'what']] |
+      a + [w IN qWords[i + 1..i + 4] WHERE size(w) >= 4 | CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END]) AS asked
   UNWIND graphSide + vectorSide + extraCandidates + lexicalSide AS c
-  WITH c.p AS p, sum(c.g) AS graphRaw, min(c.lexicalRank) AS lexicalRank
+  WITH asked, c.p AS p, sum(c.g) AS graphRaw, min(c.lexicalRank) AS lexicalRank
+  WITH p, lexicalRank, graphRaw * CASE WHEN $answerTypeWeight > 0 AND size(asked) > 0 AND graphRaw > 0 AND EXISTS { (p)-[:MENTIONS]->(x:Curated) WHERE
+      any(w IN split(trim(apoc.text.regreplace(toLower(coalesce(x.type, '')), '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w IN asked) } THEN 1.0 + $answerTypeWeight
+          ELSE 1.0 END AS graphRaw
   WITH collect({p: p, graphRaw: graphRaw, lexicalRank: lexicalRank}) AS cands, max(graphRaw) AS maxRaw
   UNWIND cands AS c
   WITH c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore

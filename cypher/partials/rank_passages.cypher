@@ -40,8 +40,15 @@ CALL (topEntities, extraCandidates, named) {
     WITH collect(node)[0..$lexicalK] AS hits
     RETURN [i IN range(0, size(hits) - 1) | {p: hits[i], g: 0.0, lexicalRank: i + 1}] AS lexicalSide
   }
+  // The answer type: the words of four letters or more among the three after "which" or "what" ("which side effects", "what
+  // are the gene targets"), a final s aside. A passage linked to a curated entity of that type answers in kind (docs/statements.md#answer-type).
+  WITH graphSide, vectorSide, extraCandidates, lexicalSide, split({{WORDS(coalesce($question, ''))}}, ' ') AS qWords
+  WITH graphSide, vectorSide, extraCandidates, lexicalSide, reduce(a = [], i IN [i IN range(0, size(qWords) - 1) WHERE qWords[i] IN ['which', 'what']] |
+      a + [w IN qWords[i + 1..i + 4] WHERE size(w) >= 4 | CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END]) AS asked
   UNWIND graphSide + vectorSide + extraCandidates + lexicalSide AS c
-  WITH c.p AS p, sum(c.g) AS graphRaw, min(c.lexicalRank) AS lexicalRank
+  WITH asked, c.p AS p, sum(c.g) AS graphRaw, min(c.lexicalRank) AS lexicalRank
+  WITH p, lexicalRank, graphRaw * CASE WHEN $answerTypeWeight > 0 AND size(asked) > 0 AND graphRaw > 0 AND EXISTS { (p)-[:MENTIONS]->(x:Curated) WHERE
+      any(w IN split({{WORDS(coalesce(x.type, ''))}}, ' ') WHERE w IN asked) } THEN 1.0 + $answerTypeWeight ELSE 1.0 END AS graphRaw
   WITH collect({p: p, graphRaw: graphRaw, lexicalRank: lexicalRank}) AS cands, max(graphRaw) AS maxRaw
   UNWIND cands AS c
   WITH c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore

@@ -111,7 +111,7 @@ export const COMMON_PARAMS = {
     schema: num(0, 1),
     // 0.1: a question's relation word picks its facts over look-alikes (bench/reports/twolayer/2026-12-01-words).
     default: 0.1,
-    doc: "a named entity's fact whose predicate the question writes (a predicate word's first five letters begin a question word: 'treat' for treats) ranks this much higher among the fact seeds; its activation stays its cosine (0 = off)",
+    doc: "a named entity's fact whose predicate the question writes (a predicate word's first five letters begin a question word: 'treat' for treats) ranks this much higher among the fact seeds; of a curated type, only when its predicate word is the one the question writes nearest the entity's name (docs/statements.md#relation-seeds); its activation stays its cosine (0 = off)",
     brief: 'rank bonus among fact seeds for a fact whose predicate the question writes (0 = off)',
   },
   topK: { schema: int(1, 100), default: 10, doc: 'passages returned' },
@@ -128,6 +128,12 @@ export const COMMON_PARAMS = {
     brief: "share of a named seed's activation (and push link weight) given to passages naming it",
   },
   hubExponent: { schema: num(0, 2), default: 0.5, doc: 'entity weight is divided by (passages mentioning it) ^ hubExponent' },
+  answerTypeWeight: {
+    schema: num(0, 10),
+    default: 1,
+    doc: "a passage linked to a curated entity whose type the question asks for (a word of the type's name among the three words after which or what: 'which side effects', 'what genes') has its graph score multiplied by 1 + answerTypeWeight; no effect without a curated graph (0 = off)",
+    brief: 'graph score x (1 + this) for a passage linked to a curated entity of the asked type (0 = off)',
+  },
   fusion: {
     schema: z.enum(['blend', 'rrf', 'rrf3']),
     // rrf: graph and text get one vote each, so a bridge passage that does not look like the question
