@@ -130,6 +130,7 @@ export const COMMON_PARAMS = {
   hubExponent: { schema: num(0, 2), default: 0.5, doc: 'entity weight is divided by (passages mentioning it) ^ hubExponent' },
   answerTypeWeight: {
     schema: num(0, 10),
+    // 1: on the two-layer probes the figure barely moves between 0.5 and 3 (bench/reports/twolayer/2026-12-04-answer-type).
     default: 1,
     doc: "a passage linked to a curated entity whose type the question asks for (a word of the type's name among the three words after which or what: 'which side effects', 'what genes') has its graph score multiplied by 1 + answerTypeWeight; no effect without a curated graph (0 = off)",
     brief: 'graph score x (1 + this) for a passage linked to a curated entity of the asked type (0 = off)',
