@@ -73,6 +73,7 @@ describe.each(['gated', 'ppr'] as Mode[])('%s', (mode) => {
   test('answerTypeWeight 0: the text decides, whatever the question asks for', async () => {
     const r = await ask(mode, 'Which side effects do the drugs that treat Melanoma cause?', { answerTypeWeight: 0 });
     expect(order(r)).toEqual(['p:bind', 'p:rash']);
-    expect(r.passages.find((p) => p.id === 'p:rash')!.graphScore).toBeCloseTo(r.passages.find((p) => p.id === 'p:bind')!.graphScore, 6);
+    const score = (id: string) => r.passages.find((p) => p.id === id)?.graphScore ?? Number.NaN;
+    expect(score('p:rash')).toBeCloseTo(score('p:bind'), 6);
   });
 });
