@@ -114,12 +114,10 @@ OPTIONAL CALL (ranked) {
     WITH named, nameLength, at, r, fact, [j IN range(0, size(qWords) - 1) WHERE any(st IN stems WHERE qWords[j] STARTS WITH st)] AS written
     // Of a curated type, the distance in words from the name to the nearest question word of its predicate: in "genes
     // upregulated by the compounds that treat X" the hop at X is "treat", not "upregulated" (docs/statements.md#relation-seeds).
-    WITH named, r, fact, size(written) > 0 AS writes, CASE WHEN at IS NULL OR type(r) IN ['RELATED', 'SAME_AS'] THEN 0 ELSE reduce(d = null, j IN written |
-        CASE WHEN j >= at AND j < at + nameLength THEN d WHEN d IS NULL OR abs(CASE WHEN j < at THEN at - j ELSE j - at - nameLength + 1 END) < d
-        THEN abs(CASE WHEN j < at THEN at - j ELSE j - at - nameLength + 1 END) ELSE d END) END AS distance
+    WITH named, r, fact, size(written) > 0 AS writes, CASE WHEN at IS NULL OR type(r) IN ['RELATED', 'SAME_AS'] THEN 0
+        ELSE apoc.coll.min([j IN written WHERE j < at OR j >= at + nameLength | CASE WHEN j < at THEN at - j ELSE j - at - nameLength + 1 END]) END AS distance
     WITH named, collect({r: r, fact: fact, writes: writes, distance: distance}) AS facts
-    WITH named, facts, reduce(m = null, f IN facts | CASE WHEN f.writes AND f.distance > 0 AND (m IS NULL OR f.distance < m) THEN f.distance ELSE m END)
-        AS nearest
+    WITH named, facts, apoc.coll.min([f IN facts WHERE f.writes AND f.distance > 0 | f.distance]) AS nearest
     UNWIND facts AS f
     RETURN collect({named: named, r: f.r, fact: f.fact, rank: f.fact + CASE WHEN $factWordBonus > 0 AND f.writes AND (f.distance = 0 OR f.distance = nearest)
                                   THEN $factWordBonus ELSE 0.0 END}) AS namedFacts

@@ -88,6 +88,8 @@ const MACROS: [RegExp, string][] = [
     /\{\{CAPS\((.+?)\)\}\}/g,
     String.raw`[w_ IN split(trim(apoc.text.regreplace($1, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)]`,
   ],
+  // A word with a final s aside (a plural's singular, near enough for matching type and predicate words).
+  [/\{\{SINGULAR\((.+?)\)\}\}/g, "CASE WHEN $1 ENDS WITH 's' THEN left($1, size($1) - 1) ELSE $1 END"],
   [/\{\{WORDS\((.+?)\)\}\}/g, String.raw`trim(apoc.text.regreplace(toLower($1), '[^\\p{L}\\p{N}]+', ' '))`],
   [/\{\{LUCENE\((.+?)\)\}\}/g, "apoc.text.join(split($1, ' ')[0..256], ' ')"],
 ];

@@ -44,7 +44,7 @@ CALL (topEntities, extraCandidates, named) {
   // are the gene targets"), a final s aside. A passage linked to a curated entity of that type answers in kind (docs/statements.md#answer-type).
   WITH graphSide, vectorSide, extraCandidates, lexicalSide, split({{WORDS(coalesce($question, ''))}}, ' ') AS qWords
   WITH graphSide, vectorSide, extraCandidates, lexicalSide, reduce(a = [], i IN [i IN range(0, size(qWords) - 1) WHERE qWords[i] IN ['which', 'what']] |
-      a + [w IN qWords[i + 1..i + 4] WHERE size(w) >= 4 | CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END]) AS asked
+      a + [w IN qWords[i + 1..i + 4] WHERE size(w) >= 4 | {{SINGULAR(w)}}]) AS asked
   UNWIND graphSide + vectorSide + extraCandidates + lexicalSide AS c
   WITH asked, c.p AS p, sum(c.g) AS graphRaw, min(c.lexicalRank) AS lexicalRank
   WITH p, lexicalRank, graphRaw * CASE WHEN $answerTypeWeight > 0 AND size(asked) > 0 AND graphRaw > 0 AND EXISTS { (p)-[:MENTIONS]->(x:Curated) WHERE

@@ -2,6 +2,7 @@ import type { Driver } from 'neo4j-driver';
 import { ensureFactIndexes } from '../../server/db/fact-indexes.js';
 import { manageProjection } from '../../server/db/projection.js';
 import { GraphStore } from '../../server/db/store.js';
+import { Retriever } from '../../server/retrieval/retriever.js';
 import { TEST_DIM, randomUnit, resetGraph, rng } from './db.js';
 
 export interface FixtureEntity {
@@ -78,6 +79,15 @@ export async function loadFixtureGraph(driver: Driver, g: FixtureGraph, extraTyp
   await resetGraph(driver);
   await loadGraph(driver, g);
   await manageProjection(driver, 'refresh', { graphName: 'graph_recall_ppr', ...(extraTypes ? { extraTypes } : {}) });
+}
+
+/** A Retriever on the fixture loaded by loadFixtureGraph: the text-read types and the fixture's own may be walked. */
+export function fixtureRetriever(driver: Driver, types: string[] = []): Retriever {
+  return new Retriever(new GraphStore(driver, 'neo4j'), {
+    timeoutMs: 120000,
+    allowedRelTypes: ['RELATED', 'SAME_AS', ...types],
+    pprGraphName: 'graph_recall_ppr',
+  });
 }
 
 /** A unit vector with the given cosine to unit vector q, otherwise random (seeded). */

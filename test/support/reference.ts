@@ -167,26 +167,31 @@ export function defaultSeeds(
       .map((w) => (w.endsWith('s') ? w.slice(0, -1) : w).slice(0, 5));
   const walked = (r: RefRelation) => p.relTypes.includes(r.type) && r.type !== 'SAME_AS';
   const writes = (r: RefRelation) => stems(r).some((st) => qWords.some((w) => w.startsWith(st)));
-  // Distance in words from named entity n's name to the nearest question word of r's predicate (0: not measured).
-  const distance = (r: RefRelation, n: string): number | null => {
-    if (!writes(r)) return null;
-    const nameWords = words((g.entities.find((e) => e.id === n)?.name ?? '').toLowerCase());
-    const at = qWords.findIndex((_, i) => nameWords.length > 0 && nameWords.every((w, k) => qWords[i + k] === w));
-    if (at < 0 || TEXT_TYPES.includes(r.type)) return 0;
-    const ds = qWords
-      .map((w, j) => (stems(r).some((st) => w.startsWith(st)) ? j : -1))
-      .filter((j) => j >= 0 && (j < at || j >= at + nameWords.length))
-      .map((j) => (j < at ? at - j : j - at - nameWords.length + 1));
-    return ds.length ? Math.min(...ds) : null;
-  };
-  const bonusAt = (n: string) => {
-    const curated = g.relations.filter((r) => walked(r) && r.embedding && (r.from === n || r.to === n)).map((r) => distance(r, n));
-    const nearest = Math.min(...curated.filter((d): d is number => d !== null && d > 0));
-    return (r: RefRelation) => {
-      const d = distance(r, n);
-      return p.factWordBonus > 0 && writes(r) && (d === 0 || d === nearest) ? p.factWordBonus : 0;
-    };
-  };
+  // Per named entity, the bonus of each of its facts: of a curated type, only for the types whose predicate word the
+  // question writes nearest the entity's name (distance 0: not measured, a text-read type or a name the question lacks).
+  const bonusAt = new Map(
+    named.map((n) => {
+      const nameWords = words((g.entities.find((e) => e.id === n)?.name ?? '').toLowerCase());
+      const at = qWords.findIndex((_, i) => nameWords.length > 0 && nameWords.every((w, k) => qWords[i + k] === w));
+      const distance = (r: RefRelation): number | null => {
+        if (!writes(r)) return null;
+        if (at < 0 || TEXT_TYPES.includes(r.type)) return 0;
+        const ds = qWords
+          .map((w, j) => (stems(r).some((st) => w.startsWith(st)) ? j : -1))
+          .filter((j) => j >= 0 && (j < at || j >= at + nameWords.length))
+          .map((j) => (j < at ? at - j : j - at - nameWords.length + 1));
+        return ds.length ? Math.min(...ds) : null;
+      };
+      const own = g.relations.filter((r) => walked(r) && r.embedding && (r.from === n || r.to === n));
+      const distances = new Map(own.map((r) => [r, distance(r)]));
+      const nearest = Math.min(...[...distances.values()].filter((d): d is number => d !== null && d > 0));
+      const bonus = (r: RefRelation) => {
+        const d = distances.get(r) ?? null;
+        return p.factWordBonus > 0 && d !== null && (d === 0 || d === nearest) ? p.factWordBonus : 0;
+      };
+      return [n, bonus] as const;
+    }),
+  );
   const facts =
     p.factSeedK === 0
       ? []
@@ -195,7 +200,7 @@ export function defaultSeeds(
             .filter((r) => walked(r) && r.embedding && (named.includes(r.from) || named.includes(r.to)))
             .map((r) => {
               const fact = calibrated(cosine(r.embedding!, q), floor);
-              const bonus = Math.max(...[r.from, r.to].filter((n) => named.includes(n)).map((n) => bonusAt(n)(r)));
+              const bonus = Math.max(...[r.from, r.to].flatMap((n) => bonusAt.get(n)?.(r) ?? []));
               return { r, fact, rank: fact + bonus };
             })
         : factHits.filter((h) => walked(h.relation)).map((h) => ({ r: h.relation, fact: h.score, rank: h.score }));
@@ -203,7 +208,7 @@ export function defaultSeeds(
   if ((p.relationSeedK ?? 0) > 0)
     for (const n of named) {
       const byType = new Map<string, { r: RefRelation; fact: number; rank: number }[]>();
-      const bonusOf = bonusAt(n);
+      const bonusOf = bonusAt.get(n)!;
       for (const r of g.relations)
         if (walked(r) && r.embedding && !TEXT_TYPES.includes(r.type) && (r.from === n || r.to === n)) {
           if (!byType.has(r.type)) byType.set(r.type, []);

@@ -1,11 +1,10 @@
 // Subject: the answer type: passages linked to curated entities of the type the question asks for.
 import type { Driver } from 'neo4j-driver';
 import { rng } from '../../../bench/lib/random.js';
-import { GraphStore } from '../../../server/db/store.js';
-import { Retriever } from '../../../server/retrieval/retriever.js';
+import type { Retriever } from '../../../server/retrieval/retriever.js';
 import type { Mode } from '../../../server/retrieval/params.js';
 import { TEST_DIM, randomUnit, testDriver } from '../../support/db.js';
-import { type FixtureGraph, withCosine, loadFixtureGraph } from '../../support/fixtures.js';
+import { type FixtureGraph, withCosine, loadFixtureGraph, fixtureRetriever } from '../../support/fixtures.js';
 
 /**
  * Two passages about one compound the walk reaches from the disease the question names, each linked
@@ -49,11 +48,7 @@ beforeAll(async () => {
   driver = await testDriver();
   await loadFixtureGraph(driver, graph, TYPES);
   await driver.executeQuery("MATCH (e:Entity) SET e:Curated WITH e MATCH (e)<-[m:MENTIONS]-(:Passage) SET m.method = 'exact', m.confidence = 1.0");
-  retriever = new Retriever(new GraphStore(driver, 'neo4j'), {
-    timeoutMs: 120000,
-    allowedRelTypes: ['RELATED', 'SAME_AS', ...TYPES],
-    pprGraphName: 'graph_recall_ppr',
-  });
+  retriever = fixtureRetriever(driver, TYPES);
 });
 afterAll(async () => {
   await driver.close();

@@ -1,13 +1,12 @@
 // Subject: fact seeds: relationship vector indexes feeding the walk.
 import type { Driver } from 'neo4j-driver';
 import { rng } from '../../../bench/lib/random.js';
-import { GraphStore } from '../../../server/db/store.js';
-import { Retriever } from '../../../server/retrieval/retriever.js';
+import type { Retriever } from '../../../server/retrieval/retriever.js';
 import type { Mode } from '../../../server/retrieval/params.js';
 import { TEST_DIM, randomUnit, testDriver } from '../../support/db.js';
 import { defaultSeeds, type RefGraph } from '../../support/reference.js';
 import { defaultParams } from '../../../server/retrieval/params.js';
-import { type FixtureGraph, withCosine, loadFixtureGraph } from '../../support/fixtures.js';
+import { type FixtureGraph, withCosine, loadFixtureGraph, fixtureRetriever } from '../../support/fixtures.js';
 
 /**
  * Fact seeds (HippoRAG 2's query-to-triple match): the question against each walked type's fact
@@ -66,6 +65,12 @@ const graph: FixtureGraph = {
   ],
 };
 const TYPES = ['TREATS_CtD', 'LOCALIZES_DlA', 'ASSOCIATES_DaG', 'FIRST_DESCRIBED'];
+/** The fixture as the reference reads it. */
+const ref: RefGraph = {
+  entities: graph.entities.map((e) => ({ id: e.id, name: e.name, type: e.type, embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding })),
+  passages: [],
+  relations: graph.relations.map((r) => ({ from: r.from, to: r.to, type: r.type, predicate: r.predicate, embedding: r.embedding })),
+};
 const question = 'Which compounds treat Bone Cancer?';
 
 let driver: Driver;
@@ -76,11 +81,7 @@ const nonSeedAnchor = (ids: string[]) => ids.filter((id) => id !== 'd:bone');
 beforeAll(async () => {
   driver = await testDriver();
   await loadFixtureGraph(driver, graph, TYPES);
-  retriever = new Retriever(new GraphStore(driver, 'neo4j'), {
-    timeoutMs: 120000,
-    allowedRelTypes: ['RELATED', 'SAME_AS', ...TYPES],
-    pprGraphName: 'graph_recall_ppr',
-  });
+  retriever = fixtureRetriever(driver, TYPES);
 });
 afterAll(async () => {
   await driver.close();
@@ -182,11 +183,6 @@ describe('fact seeds', () => {
     ['relation seeds chosen by the word bonus', { factSeedK: 0, relationSeedK: 1, factWordBonus: 0.7 }],
   ])('the seeds equal the reference with %s', async (_name, params: Record<string, unknown>) => {
     const p = { ...defaultParams('gated'), relTypes: TYPES, ...params } as unknown as Parameters<typeof defaultSeeds>[5];
-    const ref: RefGraph = {
-      entities: graph.entities.map((e) => ({ id: e.id, name: e.name, type: e.type, embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding })),
-      passages: [],
-      relations: graph.relations.map((r) => ({ from: r.from, to: r.to, type: r.type, predicate: r.predicate, embedding: r.embedding })),
-    };
     const expected = defaultSeeds(ref, q, question, ['d:bone'], [], p);
     const r = await ask('gated', params);
     const byId = (xs: { id: string; activation: number }[]) => [...xs].sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -203,11 +199,6 @@ describe('fact seeds', () => {
     const params = { factSeedK: 0, relationSeedK: 3, factWordBonus: 0.7, relTypes: ['TREATS_CtD', 'LOCALIZES_DlA', 'ASSOCIATES_DaG'] };
     const r = await retriever.retrieve({ mode: 'gated', question: near, questionEmbedding: q, params });
     expect(r.seeds.map((s) => s.id).sort()).toEqual(['a:clav', 'a:occ', 'a:temp', 'd:bone']);
-    const ref: RefGraph = {
-      entities: graph.entities.map((e) => ({ id: e.id, name: e.name, type: e.type, embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding })),
-      passages: [],
-      relations: graph.relations.map((x) => ({ from: x.from, to: x.to, type: x.type, predicate: x.predicate, embedding: x.embedding })),
-    };
     const p = { ...defaultParams('gated'), ...params } as unknown as Parameters<typeof defaultSeeds>[5];
     expect(
       defaultSeeds(ref, q, near, ['d:bone'], [], p)
