@@ -3,6 +3,7 @@ import type { Driver } from 'neo4j-driver';
 import { createHashEmbedder } from '../../../server/embedders/hash.js';
 import { resetGraph, testDriver } from '../../support/db.js';
 import { bridgeFixture, loadGraph } from '../../support/fixtures.js';
+import { waitForJob } from '../../support/jobs.js';
 import { postJson, startServer, type RunningServer } from '../../support/server.js';
 
 /**
@@ -31,13 +32,40 @@ const write = (documents: unknown[]) => postJson(`${srv.url}/v1/documents`, { do
 const field = (r: { body: { error?: { field?: string } } }) => r.body.error?.field;
 const doc = (i: number, over: Record<string, unknown> = {}) => ({ id: `limit-${i}`, title: `Limit ${i}`, text: `Limit document ${i}.`, ...over });
 
-test('question: 20,000 characters answer, 20,001 are a 400 naming question', async () => {
-  const at = await retrieve({ question: 'a'.repeat(20_000) });
-  expect(at.status).toBe(200);
-  const over = await retrieve({ question: 'a'.repeat(20_001) });
-  expect({ status: over.status, field: field(over) }).toEqual({ status: 400, field: 'question' });
+/**
+ * A write at a limit is accepted and really done: a 201 with its counts, or a 202 whose job
+ * (polled until it ends) finishes done, not failed. Resolves to the write's counts.
+ */
+async function done(r: Awaited<ReturnType<typeof write>>): Promise<Record<string, unknown>> {
+  if (r.status === 201) return r.body;
+  expect({ status: r.status, error: r.body.error }).toEqual({ status: 202, error: undefined });
+  const job = await waitForJob(srv.url, r.headers.get('location')!);
+  expect({ status: job.status, error: job.error }).toEqual({ status: 'done', error: null });
+  return job.result!;
+}
+/** The stored document's title and text lengths (what the write kept, not only what it answered). */
+async function stored(id: string): Promise<{ title: number; text: number; passages: number }> {
+  const r = await driver.executeQuery(
+    'MATCH (d:Document {id: $id}) OPTIONAL MATCH (p:Passage)-[:PART_OF]->(d) RETURN size(d.title) AS title, count(p) AS passages, sum(size(p.text)) AS text',
+    { id },
+  );
+  const row = r.records[0];
+  return row ? { title: Number(row.get('title')), text: Number(row.get('text')), passages: Number(row.get('passages')) } : { title: 0, text: 0, passages: 0 };
+}
+
+// Claim: question is 1-20,000 characters (docs/api.md); both ends, and one past each.
+test('question: 1 and 20,000 characters answer, empty (after trimming) and 20,001 are a 400 naming question', async () => {
+  for (const question of ['a', 'a'.repeat(20_000)]) {
+    const at = await retrieve({ question });
+    expect({ length: question.length, status: at.status }).toEqual({ length: question.length, status: 200 });
+  }
+  for (const question of ['', '   ', 'a'.repeat(20_001)]) {
+    const over = await retrieve({ question });
+    expect({ length: question.length, status: over.status, field: field(over) }).toEqual({ length: question.length, status: 400, field: 'question' });
+  }
 });
 
+// Claim: a retrieval's topK is 1-100 (docs/parameters.md).
 test('topK: 1 and 100 answer (with at most that many passages), 0 and 101 are a 400 naming params.topK', async () => {
   for (const topK of [1, 100]) {
     const r = await retrieve({ questionEmbedding: f.question, params: { topK } });
@@ -51,32 +79,55 @@ test('topK: 1 and 100 answer (with at most that many passages), 0 and 101 are a 
   }
 });
 
+// Claim: /v1/answer's topK is 1-20 (docs/api.md), tighter than retrieval's 1-100.
+test('answer topK: 1 and 20 answer (citing at most that many passages), 0 and 21 are a 400 naming topK', async () => {
+  const answer = (topK: number) => postJson(`${srv.url}/v1/answer`, { question: 'What did Charles Babbage design?', mode: 'vector', topK });
+  for (const topK of [1, 20]) {
+    const r = await answer(topK);
+    expect({ topK, status: r.status }).toEqual({ topK, status: 200 });
+    expect(r.body.passages.length).toBeGreaterThan(0);
+    expect(r.body.passages.length).toBeLessThanOrEqual(topK);
+  }
+  for (const topK of [0, 21]) {
+    const r = await answer(topK);
+    expect({ topK, status: r.status, field: field(r) }).toEqual({ topK, status: 400, field: 'topK' });
+  }
+});
+
+// Claim: at most 100 documents per request (docs/api.md).
 test('documents per request: 100 are written, 101 are a 400 naming documents (nothing written)', async () => {
   const over = await write(Array.from({ length: 101 }, (_, i) => doc(1000 + i)));
   expect({ status: over.status, field: field(over) }).toEqual({ status: 400, field: 'documents' });
   const none = await driver.executeQuery("MATCH (d:Document) WHERE d.id STARTS WITH 'limit-1' RETURN count(d) AS n");
   expect(Number(none.records[0]!.get('n'))).toBe(0);
-  const at = await write(Array.from({ length: 100 }, (_, i) => doc(i)));
-  expect(at.status).toBeLessThan(300);
+  await done(await write(Array.from({ length: 100 }, (_, i) => doc(i))));
+  const all = await driver.executeQuery("MATCH (d:Document) WHERE d.id =~ 'limit-[0-9]+' RETURN count(d) AS n");
+  expect(Number(all.records[0]!.get('n'))).toBe(100);
 }, 300_000);
 
-test('title: 1,000 characters accepted, 1,001 a 400 naming documents.0.title', async () => {
+// Claim: a title is at most 1,000 characters (docs/api.md); the one at the limit is stored whole.
+test('title: 1,000 characters accepted and stored whole, 1,001 a 400 naming documents.0.title', async () => {
   const over = await write([doc(0, { title: 't'.repeat(1001) })]);
   expect({ status: over.status, field: field(over) }).toEqual({ status: 400, field: 'documents.0.title' });
-  const at = await write([doc(0, { title: 't'.repeat(1000) })]);
-  expect(at.status).toBeLessThan(300);
+  await done(await write([doc(0, { title: 't'.repeat(1000) })]));
+  expect((await stored('limit-0')).title).toBe(1000);
 }, 120_000);
 
-test('text: 200,000 characters accepted, 200,001 a 400 naming documents.0.text', async () => {
+// Claim: a text is at most 200,000 characters (docs/api.md); the one at the limit is written as passages.
+test('text: 200,000 characters accepted and written, 200,001 a 400 naming documents.0.text', async () => {
   // Words, not one 200,000-letter token: the passage chunker and the extractor see ordinary text.
   const text = (n: number) => 'word '.repeat(n / 5).slice(0, n - 1) + '.';
   const over = await write([doc(1, { text: text(200_001) })]);
   expect({ status: over.status, field: field(over) }).toEqual({ status: 400, field: 'documents.0.text' });
-  const at = await write([doc(1, { text: text(200_000) })]);
-  expect(at.status).toBeLessThan(300);
+  await done(await write([doc(1, { text: text(200_000) })]));
+  const kept = await stored('limit-1');
+  // Chunked into passages (which may overlap), none of the text dropped.
+  expect(kept.passages).toBeGreaterThan(1);
+  expect(kept.text).toBeGreaterThanOrEqual(199_000);
 }, 300_000);
 
-test('body: just under 10 MB is parsed (the schema answers), just over is a 413 too_large', async () => {
+// Claim: a body is at most 10 MB (docs/api.md); at exactly 10 MB it is parsed, one byte more is a 413.
+test('body: exactly 10 MB is parsed (the schema answers), one byte more is a 413 too_large', async () => {
   const body = (bytes: number) => {
     const head = '{"question":"';
     const tail = '","mode":"vector"}';
