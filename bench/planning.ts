@@ -8,7 +8,9 @@
  * Warm: `CALL db.clearQueryCaches()` before each EXPLAIN, so every run plans again on a JVM that
  * has planned before; the median of --repeat runs. Cold is the same with --repeat 1 right after a
  * fresh Neo4j start, one file per start (bench/reports/statements/planning-2026-12-01 says how).
- * --prefix puts Cypher options before EXPLAIN (e.g. "CYPHER planner=dp"). NEO4J_URI, NEO4J_USER,
+ * --prefix puts Cypher options before EXPLAIN (e.g. "CYPHER planner=dp"). --sections also plans the file cut
+ * before each top-level clause (every other one), with RETURN 1 in place of the rest: the cumulative
+ * planning cost line by line, to see which part of a statement costs what. NEO4J_URI, NEO4J_USER,
  * NEO4J_PASSWORD name the database. Prints one JSON line per file.
  */
 import fs from 'node:fs';
@@ -25,6 +27,7 @@ const { values } = parseArgs({
     repeat: { type: 'string', default: '3' },
     label: { type: 'string', default: '' },
     prefix: { type: 'string', default: '' },
+    sections: { type: 'boolean', default: false },
   },
 });
 
@@ -48,15 +51,24 @@ async function main() {
     for (const file of files.sort()) {
       const text = fs.readFileSync(path.join(values.dir!, file), 'utf8');
       const params = toDriverParams({ ...paramsFor(file), question: 'planning', questionEmbedding: embedding });
-      const ms: number[] = [];
-      for (let i = 0; i < Number(values.repeat); i++) {
-        await session.run('CALL db.clearQueryCaches()');
-        const t0 = performance.now();
-        await session.run(`${values.prefix} EXPLAIN ${text}`, params);
-        ms.push(Math.round(performance.now() - t0));
+      const plan = async (statement: string) => {
+        const ms: number[] = [];
+        for (let i = 0; i < Number(values.repeat); i++) {
+          await session.run('CALL db.clearQueryCaches()');
+          const t0 = performance.now();
+          await session.run(`${values.prefix} EXPLAIN ${statement}`, params);
+          ms.push(Math.round(performance.now() - t0));
+        }
+        return { ms, median: [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)] };
+      };
+      console.log(JSON.stringify({ label: values.label, file, lines: text.split('\n').length - 1, ...(await plan(text)) }));
+      if (!values.sections) continue;
+      const lines = text.split('\n');
+      const cuts = lines.flatMap((l, i) => (/^(CALL|WITH|MATCH|UNWIND)\b/.test(l) ? [i] : [])).filter((_, k) => k % 2 === 1);
+      for (const cut of cuts) {
+        const { median } = await plan(`${lines.slice(0, cut).join('\n')}\nRETURN 1 AS planned`);
+        console.log(JSON.stringify({ label: values.label, file, before_line: cut + 1, median }));
       }
-      const median = [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)];
-      console.log(JSON.stringify({ label: values.label, file, lines: text.split('\n').length - 1, ms, median }));
     }
   } finally {
     await session.close();
