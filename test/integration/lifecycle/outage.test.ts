@@ -41,6 +41,8 @@ let srv: RunningServer;
 let svc: Services;
 /** What the server logged at warn and above (printed with the report: an unexpected status names its cause). */
 const logged: string[] = [];
+/** Each statement's plan as the server logged it settling (server/planning.ts), in the order it settled. */
+const planned: { at: number; mode: string }[] = [];
 
 function launch(cmd: 'start' | 'stop'): Promise<number> {
   const env = { ...process.env, NEO4J_BOLT_PORT: boltPort };
@@ -70,7 +72,17 @@ beforeAll(async () => {
     queryTimeoutMs: 30_000,
     apiKey: 'outage-key',
   };
-  const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(line.slice(0, 400)) });
+  // At info, for the warm-up's "statement planned" events; only warn and above go to the report.
+  const logger = pino(
+    { level: 'info' },
+    {
+      write: (line: string) => {
+        const entry = JSON.parse(line) as { level: number; msg?: string; mode?: string };
+        if (entry.msg === 'statement planned' || entry.msg === 'statement tried') planned.push({ at: Date.now(), mode: String(entry.mode) });
+        if (entry.level >= 40) logged.push(line.slice(0, 400));
+      },
+    },
+  );
   srv = await startServer(config, { embedder: createHashEmbedder(384), logger });
   svc = await srv.ready;
 }, 300_000);
@@ -264,7 +276,12 @@ test('a stop and a start under load: only 200 and 503 + Retry-After, no socket e
   // Gated answers again. How soon is a measurement (npm run bench:recovery, printed above), not an
   // assertion: wall-clock times on a shared 2-core machine say more about the machine than the code.
   expect(firstOk('gated')).toBeDefined();
-  // The default mode is planned first: the first moment after the restart that any mode was ready, gated was.
+  // Claim: the default mode is planned first after an outage. The server's own events: the first
+  // statement whose plan settled after the stop was gated's, then every other mode's.
+  const replanned = planned.filter((p) => p.at >= stoppedAt).map((p) => p.mode);
+  expect(replanned[0]).toBe('gated');
+  expect([...new Set(replanned)].sort()).toEqual(['gated', 'hybrid', 'ppr', 'vector']);
+  // And as health saw it: the first moment after the restart that any mode was ready, gated was.
   const firstReady = readiness.find((r) => r.at >= upAt && Object.values(r.modes).includes('ready'));
   expect(firstReady?.modes.gated).toBe('ready');
   // Idle keep-alive connections outlive any Retry-After (Node's default 5 s equalled it): the hint says so.
