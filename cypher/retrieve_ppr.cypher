@@ -26,6 +26,7 @@
 // :param fusion => 'rrf'                    /* passage ranking: blend (weighted sum), rrf (graph vs text ranks) or rrf3 (graph, dense, full-text) */;
 // :param lexicalK => 20                     /* rrf, rrf3: passages from the full-text index (BM25) added as candidates */;
 // :param rrfK => 20                         /* rrf and rrf3 only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in */;
+// :param graphFloor => 0.05                 /* rrf, rrf3: the least graph score (of the best's) that ranks on the graph's side */;
 // :param relTypes => ['RELATED', 'SAME_AS'] /* relationship types walked between entities (server allow-list) */;
 // :param pathK => 10                        /* evidence paths from a seed are found for this many of the most activated non-seed entities */;
 // :param factK => 20                        /* facts returned and added to the context */;
@@ -466,7 +467,7 @@ CALL (topEntities, extraCandidates, named) {
   // blend: weighted sum; rrf: sum(1 / ($rrfK + rank)) over the graph's and the text's rankings; rrf3: over three (docs/statements.md#fusion).
   CALL (cands) {
     UNWIND cands AS c
-    WITH c WHERE $fusion <> 'blend' AND c.graphScore > 0 ORDER BY c.graphScore DESC, c.p.id
+    WITH c WHERE $fusion <> 'blend' AND c.graphScore > 0 AND c.graphScore >= $graphFloor ORDER BY c.graphScore DESC, c.p.id
     RETURN collect(elementId(c.p)) AS graphOrder
   }
   CALL (cands) {

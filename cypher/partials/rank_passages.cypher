@@ -57,7 +57,7 @@ CALL (topEntities, extraCandidates, named) {
   // blend: weighted sum; rrf: sum(1 / ($rrfK + rank)) over the graph's and the text's rankings; rrf3: over three (docs/statements.md#fusion).
   CALL (cands) {
     UNWIND cands AS c
-    WITH c WHERE $fusion <> 'blend' AND c.graphScore > 0 ORDER BY c.graphScore DESC, c.p.id
+    WITH c WHERE $fusion <> 'blend' AND c.graphScore > 0 AND c.graphScore >= $graphFloor ORDER BY c.graphScore DESC, c.p.id
     RETURN collect(elementId(c.p)) AS graphOrder
   }
   CALL (cands) {

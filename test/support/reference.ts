@@ -376,6 +376,8 @@ export interface SelectParams {
    */
   fusion?: 'blend' | 'rrf' | 'rrf3';
   rrfK?: number;
+  /** rrf, rrf3: the least normalised graph score that ranks on the graph's side. */
+  graphFloor?: number;
 }
 
 /**
@@ -425,7 +427,7 @@ export function selectPassages(
   const maxRaw = Math.max(0, ...raw.values());
   const cands = [...raw.entries()].map(([id, r]) => ({ id, graphScore: maxRaw > 0 ? r / maxRaw : 0, vectorScore: Math.max(passageCos.get(id)!, 0) }));
   const rankIn = (list: { id: string }[]) => new Map(list.map((x, i) => [x.id, i + 1]));
-  const graphRank = rankIn(cands.filter((c) => c.graphScore > 0).sort(byScoreThenId((x) => x.graphScore)));
+  const graphRank = rankIn(cands.filter((c) => c.graphScore > 0 && c.graphScore >= (p.graphFloor ?? 0)).sort(byScoreThenId((x) => x.graphScore)));
   const denseRank = rankIn([...cands].sort(byScoreThenId((x) => x.vectorScore)));
   const lexicalRank = rankIn(lexical.map((id) => ({ id })));
   const k = p.rrfK ?? 60;
