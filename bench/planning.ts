@@ -50,6 +50,7 @@ async function main() {
     const files = values.files ? values.files.split(',') : fs.readdirSync(values.dir!).filter((f) => f.startsWith('retrieve_'));
     for (const file of files.sort()) {
       const text = fs.readFileSync(path.join(values.dir!, file), 'utf8');
+      const lines = text.split('\n');
       const params = toDriverParams({ ...paramsFor(file), question: 'planning', questionEmbedding: embedding });
       const plan = async (statement: string) => {
         const ms: number[] = [];
@@ -61,9 +62,8 @@ async function main() {
         }
         return { ms, median: [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)] };
       };
-      console.log(JSON.stringify({ label: values.label, file, lines: text.split('\n').length - 1, ...(await plan(text)) }));
+      console.log(JSON.stringify({ label: values.label, file, lines: lines.length - 1, ...(await plan(text)) }));
       if (!values.sections) continue;
-      const lines = text.split('\n');
       const cuts = lines.flatMap((l, i) => (/^(CALL|WITH|MATCH|UNWIND)\b/.test(l) ? [i] : [])).filter((_, k) => k % 2 === 1);
       for (const cut of cuts) {
         const { median } = await plan(`${lines.slice(0, cut).join('\n')}\nRETURN 1 AS planned`);

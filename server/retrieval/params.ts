@@ -158,8 +158,8 @@ export const COMMON_PARAMS = {
   },
   graphFloor: {
     schema: num(0, 1),
-    // 0.05: the two-layer probes' gain without a loss on the QA dev sets (0.1 lost 1-2.5 points on MuSiQue and
-    // HotpotQA: their bridge passages are reached at the walk's last step; bench/reports/twolayer/2026-12-04-graph-floor).
+    // 0.05, not higher: the QA sets' bridge passages are reached at the walk's last step, with small graph scores, and a
+    // higher floor took their vote (bench/reports/twolayer/2026-12-04-graph-floor).
     default: 0.05,
     doc: "rrf and rrf3 only: a passage is in the graph's ranking only if its graph score (normalised by the best candidate's) is at least graphFloor; a rank drops the score's size, so a passage the walk barely reached would otherwise vote like one it reached (docs/statements.md#fusion; 0 = every passage with a graph score)",
     brief: "rrf, rrf3: the least graph score (of the best's) that ranks on the graph's side",
