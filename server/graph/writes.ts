@@ -226,14 +226,21 @@ export async function writeCuratedEntities(
  * can include it. The caller validates the type against the identifier
  * pattern: a relationship type cannot be a parameter.
  */
-export async function writeCuratedEdges(store: GraphStore, type: string, edges: { from: string; to: string; predicate: string }[]): Promise<void> {
+export async function writeCuratedEdges(
+  store: GraphStore,
+  type: string,
+  edges: { from: string; to: string; predicate: string; gloss?: string }[],
+): Promise<void> {
+  // A gloss that changed (a re-import after the table grew) drops the fact's vector: the import's fact pass embeds it anew.
   await store.write(
     `UNWIND $edges AS r
      MATCH (a:Entity {id: r.from}), (b:Entity {id: r.to})
      MERGE (a)-[x:${type}]->(b) ON CREATE SET x.predicate = r.predicate, x.weight = 1.0
+     WITH x, r, coalesce(x.gloss, '') <> coalesce(r.gloss, '') AS changed
+     FOREACH (_ IN CASE WHEN changed THEN [1] ELSE [] END | SET x.gloss = r.gloss REMOVE x.embedding)
      WITH count(*) AS n
      ${TOUCH_GRAPH}, m.curatedTypes = apoc.coll.toSet(coalesce(m.curatedTypes, []) + [$type])`,
-    { edges, type },
+    { edges: edges.map((e) => ({ ...e, gloss: e.gloss ?? null })), type },
   );
 }
 

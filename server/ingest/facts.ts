@@ -8,7 +8,8 @@ import type { Progress } from './types.js';
 
 /**
  * A relationship's predicate, as the statements' facts read it (partials/result.cypher): the `predicate`
- * property, else the type in lower case. Its sentence is subject, predicate, object.
+ * property, else the type in lower case. Its sentence is subject, predicate, the predicate's gloss in
+ * parentheses where the curated source gives one ("palliates (relieves the symptoms of)"), object.
  */
 const PREDICATE = "coalesce(r.predicate, toLower(replace(type(r), '_', ' ')))";
 
@@ -17,6 +18,8 @@ interface FactRow {
   type: string;
   subject: string;
   predicate: string;
+  /** A curated predicate's plain words (CuratedEdge.gloss), or null. */
+  gloss: string | null;
   object: string;
   subjectVector: number[] | null;
   objectVector: number[] | null;
@@ -77,7 +80,7 @@ export async function embedFacts(
   const prepare = async (i: number) => {
     const rows = await store.read<Omit<FactRow, 'subjectVector' | 'objectVector'> & { subjectId: string; objectId: string }>(
       `UNWIND $ids AS id MATCH (a:Entity)-[r]->(b:Entity) WHERE elementId(r) = id
-       RETURN id, type(r) AS type, a.name AS subject, ${PREDICATE} AS predicate, b.name AS object, elementId(a) AS subjectId, elementId(b) AS objectId`,
+       RETURN id, type(r) AS type, a.name AS subject, ${PREDICATE} AS predicate, r.gloss AS gloss, b.name AS object, elementId(a) AS subjectId, elementId(b) AS objectId`,
       { ids: pending.slice(i, i + batchSize) },
     );
     // The ends' name vectors, each read once per batch (an entity is the end of many facts).
@@ -100,7 +103,7 @@ export async function embedFacts(
     }));
     const dim = embedder.dimension;
     const composable = (f: FactRow) => !opts.sentences && f.type === COMPOSED_TYPE && f.subjectVector?.length === dim && f.objectVector?.length === dim;
-    const sentence = (f: FactRow) => `${f.subject} ${f.predicate} ${f.object}`;
+    const sentence = (f: FactRow) => `${f.subject} ${f.predicate}${f.gloss ? ` (${f.gloss})` : ''} ${f.object}`;
     const newPredicates = [...new Set(facts.filter(composable).map((f) => f.predicate))].filter((p) => !predicates.has(p));
     const sentences = [...new Set(facts.filter((f) => !composable(f)).map(sentence))];
     const texts = [...newPredicates, ...sentences];

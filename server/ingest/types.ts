@@ -38,6 +38,8 @@ export interface CuratedEdge {
   /** A Cypher-safe relationship type name, e.g. BINDS_CbG. */
   type: string;
   predicate: string;
+  /** The predicate in plain words where the source's verb is a term of art; read into the fact's sentence (docs/linking.md#glosses). */
+  gloss?: string;
 }
 export interface CuratedGraph {
   entities: CuratedEntity[];

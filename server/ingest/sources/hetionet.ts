@@ -24,6 +24,16 @@ const PHRASES: Record<string, [string, string]> = {
   treats: ['treats', 'treated by'],
   upregulates: ['upregulates', 'upregulated by'],
 };
+/**
+ * Plain words for a predicate that is a term of art in Hetionet's sources, read into each fact's
+ * sentence ("Haloperidol palliates (relieves the symptoms of) Alzheimer's disease"), so that a
+ * question in everyday words finds the relation. Hetionet takes `palliates` from PharmacotherapyDB,
+ * whose symptomatic indications it is (disease-modifying ones are `treats`). The other predicates
+ * are the words a question uses (docs/linking.md#glosses).
+ */
+const GLOSSES: Record<string, string> = {
+  palliates: 'relieves the symptoms of',
+};
 const MAX_NEIGHBOURS_IN_DESCRIPTION = 3;
 
 interface Metaedge {
@@ -195,7 +205,8 @@ export async function readHetionet(dir: string, opts: { maxEdges?: number } = {}
           continue;
         }
         seenEdges.add(key);
-        edges.push({ from: `hetionet:${src}`, to: `hetionet:${dst}`, type: meta.type, predicate: meta.predicate });
+        const gloss = GLOSSES[meta.predicate];
+        edges.push({ from: `hetionet:${src}`, to: `hetionet:${dst}`, type: meta.type, predicate: meta.predicate, ...(gloss ? { gloss } : {}) });
         remember(src, true, abbr, dst);
         remember(dst, false, abbr, src);
       }

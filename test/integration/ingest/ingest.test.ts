@@ -89,10 +89,12 @@ async function factVectors(types: string[]): Promise<{ parts: string[]; text: st
   try {
     const r = await s.run(
       `MATCH (a:Entity)-[r]->(b:Entity) WHERE type(r) IN $types
-       RETURN [a.name, coalesce(r.predicate, toLower(replace(type(r), '_', ' '))), b.name] AS parts, r.embedding AS embedding`,
+       RETURN [a.name, coalesce(r.predicate, toLower(replace(type(r), '_', ' '))), b.name] AS parts, r.gloss AS gloss, r.embedding AS embedding`,
       { types },
     );
-    return r.records.map((x) => ({ parts: x.get('parts'), text: x.get('parts').join(' '), embedding: x.get('embedding') }));
+    // A curated predicate's gloss stands in parentheses after it (docs/linking.md#glosses).
+    const text = ([a, p, b]: string[], gloss: string | null) => `${a} ${p}${gloss ? ` (${gloss})` : ''} ${b}`;
+    return r.records.map((x) => ({ parts: x.get('parts'), text: text(x.get('parts'), x.get('gloss')), embedding: x.get('embedding') }));
   } finally {
     await s.close();
   }
@@ -249,12 +251,17 @@ test('a curated graph in Hetionet format keeps its own relationship types', asyn
   );
   fs.writeFileSync(
     path.join(het, 'metaedges.tsv'),
-    'metaedge\tabbreviation\tedges\tsource_nodes\ttarget_nodes\tunbiased\nCompound - binds - Gene\tCbG\t1\t1\t1\t0\nCompound - treats - Disease\tCtD\t1\t1\t1\t0\n',
+    'metaedge\tabbreviation\tedges\tsource_nodes\ttarget_nodes\tunbiased\nCompound - binds - Gene\tCbG\t1\t1\t1\t0\nCompound - treats - Disease\tCtD\t1\t1\t1\t0\n' +
+      'Compound - palliates - Disease\tCpD\t1\t1\t1\t0\n',
   );
-  fs.writeFileSync(path.join(het, 'edges.sif'), 'source\tmetaedge\ttarget\nCompound::DB01076\tCbG\tGene::3156\nCompound::DB01076\tCtD\tDisease::DOID:1287\n');
+  fs.writeFileSync(
+    path.join(het, 'edges.sif'),
+    'source\tmetaedge\ttarget\nCompound::DB01076\tCbG\tGene::3156\nCompound::DB01076\tCtD\tDisease::DOID:1287\nCompound::DB00502\tCpD\tDisease::DOID:1287\n',
+  );
+  fs.appendFileSync(path.join(het, 'nodes.tsv'), 'Compound::DB00502\tHaloperidol\tCompound\n');
   const graph = await readHetionet(het);
   const summary = await ingestCurated(ctx(), graph);
-  expect(summary).toMatchObject({ entities: 3, relations: 2 });
+  expect(summary).toMatchObject({ entities: 4, relations: 3 });
   const s = driver.session();
   const r = await s.run("MATCH (a:Entity:Curated {name: 'Atorvastatin'})-[r]->(b) RETURN type(r) AS t, b.name AS b ORDER BY t");
   expect(r.records.map((x) => [x.get('t'), x.get('b')])).toEqual([
@@ -262,11 +269,20 @@ test('a curated graph in Hetionet format keeps its own relationship types', asyn
     ['TREATS_CtD', 'cardiovascular system disease'],
   ]);
   const meta = await s.run("MATCH (m:GraphRecallMeta {key: 'graph'}) RETURN m.curatedTypes AS t");
-  expect([...meta.records[0].get('t')].sort()).toEqual(['BINDS_CbG', 'TREATS_CtD']);
+  expect([...meta.records[0].get('t')].sort()).toEqual(['BINDS_CbG', 'PALLIATES_CpD', 'TREATS_CtD']);
   await s.close();
   expect(summary.synonyms).toBe(0); // curated ids are canonical: no embedding synonyms among them
-  // Each curated edge's sentence is embedded whole (not composed), in its type's own fact index.
-  expect(await expectFactsEmbedded(['BINDS_CbG', 'TREATS_CtD'], embedder, 'sentence')).toBe(2);
+  // Each curated edge's sentence is embedded whole (not composed), in its type's own fact index; a term of art
+  // carries its gloss ("palliates (relieves the symptoms of)"), in the vector only: the predicate stays.
+  expect(await expectFactsEmbedded(['BINDS_CbG', 'TREATS_CtD', 'PALLIATES_CpD'], embedder, 'sentence')).toBe(3);
+  const palliates = await driver.executeQuery('MATCH ()-[r:PALLIATES_CpD]->() RETURN r.predicate AS p, r.gloss AS g');
+  expect(palliates.records.map((x) => [x.get('p'), x.get('g')])).toEqual([['palliates', 'relieves the symptoms of']]);
+  const [relieve] = await embedder.embed(['Which drugs relieve the symptoms of cardiovascular system disease?'], 'query');
+  const byFact = await driver.executeQuery(
+    "MATCH (:Curated {name: 'cardiovascular system disease'})<-[r]-(c) RETURN c.name AS c, vector.similarity.cosine(r.embedding, $q) AS cos ORDER BY cos DESC",
+    { q: relieve },
+  );
+  expect(byFact.records[0].get('c')).toBe('Haloperidol');
   const [fq] = await embedder.embed(['Which drugs treat cardiovascular disease?'], 'query');
   const s2 = driver.session();
   const nearest = await s2.run(
@@ -275,9 +291,13 @@ test('a curated graph in Hetionet format keeps its own relationship types', asyn
   );
   await s2.close();
   expect(nearest.records.map((x) => x.get('a'))).toEqual(['Atorvastatin']);
+  // A graph imported before the gloss (no gloss, the bare sentence's vector) gets it, and the new vector, from a re-import.
+  const [bare] = await embedder.embed(['Haloperidol palliates cardiovascular system disease'], 'document');
+  await driver.executeQuery('MATCH ()-[r:PALLIATES_CpD]->() REMOVE r.gloss SET r.embedding = $v', { v: bare });
   const again = await ingestCurated(ctx(), graph);
   expect(again.entities).toBe(0);
-  expect(await graphCounts()).toMatchObject({ entities: 3 });
+  expect(await graphCounts()).toMatchObject({ entities: 4 });
+  expect(await expectFactsEmbedded(['PALLIATES_CpD'], embedder, 'sentence')).toBe(1);
 });
 
 test('switching embedders on a populated database is refused with the fix, and reembed applies it', async () => {
