@@ -6,7 +6,7 @@
 //
 // Every command is idempotent. Settings come from the environment (or .env):
 // NEO4J_PASSWORD, NEO4J_BOLT_PORT, NEO4J_HTTP_PORT, NEO4J_HEAP, NEO4J_PAGECACHE,
-// NEO4J_DATA_DIR, NEO4J_JVM_OPTS, NEO4J_CDS, NEO4J_START_TIMEOUT (seconds a start may
+// NEO4J_DATA_DIR, NEO4J_JAVA_HOME, NEO4J_JVM_OPTS, NEO4J_CDS, NEO4J_START_TIMEOUT (seconds a start may
 // take, default 180), NEO4J_VECTOR_BUFFER_MB (each vector index's RAM buffer while it is
 // built), NEO4J_TRANSACTION_MAX (the memory one transaction may use, default half the heap),
 // NEO4J_TRANSACTION_TOTAL_MAX (the memory all transactions together may use, default 70 % of it).
@@ -94,6 +94,34 @@ function which(cmd) {
   return r.status === 0 ? r.stdout.trim() : '';
 }
 
+// The JVM Neo4j runs on: NEO4J_JAVA_HOME's, else the newest JDK (17 or later) in Debian's /usr/lib/jvm, else `java` on
+// PATH. The newest because a newer JIT plans a long statement on a just-started JVM sooner, which is what a restart
+// waits for (docs/recovery.md); NEO4J_JAVA_HOME pins one (Neo4j 5.26 is certified on 17 and 21).
+function javaMajor(jdkHome) {
+  try {
+    const m = /^JAVA_VERSION="(\d+)/m.exec(fs.readFileSync(path.join(jdkHome, 'release'), 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+function findJava() {
+  if (process.env.NEO4J_JAVA_HOME) {
+    const bin = path.join(process.env.NEO4J_JAVA_HOME, 'bin', 'java');
+    if (!fs.existsSync(bin)) throw new LauncherError(`NEO4J_JAVA_HOME=${process.env.NEO4J_JAVA_HOME} has no bin/java.`);
+    return bin;
+  }
+  const jvmDir = '/usr/lib/jvm';
+  const jdks = fs.existsSync(jvmDir)
+    ? fs
+        .readdirSync(jvmDir)
+        .map((d) => path.join(jvmDir, d))
+        .filter((d) => !fs.lstatSync(d).isSymbolicLink() && fs.existsSync(path.join(d, 'bin', 'java')) && javaMajor(d) >= 17)
+        .sort((a, b) => javaMajor(b) - javaMajor(a) || a.localeCompare(b))
+    : [];
+  return jdks.length > 0 ? path.join(jdks[0], 'bin', 'java') : which('java');
+}
+
 function parseSize(s) {
   const m = String(s)
     .trim()
@@ -163,7 +191,7 @@ async function probe(timeoutMs) {
 }
 
 function ensureHome() {
-  if (!which('java')) throw new LauncherError('Java is missing: install OpenJDK 17 (apt-get install openjdk-17-jre-headless) and retry.');
+  if (!findJava()) throw new LauncherError('Java is missing: install OpenJDK 17 (apt-get install openjdk-17-jre-headless) and retry.');
   const marker = path.join(home, 'lib', 'neo4j-server-' + pomVersion('neo4j.version') + '.jar');
   if (fs.existsSync(marker)) return;
   if (!which('mvn')) throw new LauncherError('Maven is missing: install it (apt-get install maven) so the Neo4j jars can be resolved from Maven Central.');
@@ -218,17 +246,17 @@ function writeConf() {
   );
 }
 
-// A class-data archive of this data folder's Neo4j (JDK 17 dynamic CDS): the first start writes it
+// A class-data archive of this data folder's Neo4j (dynamic CDS): the first start writes it
 // when Neo4j stops (every class the run loaded, the Cypher planner's included); later starts map it
 // instead of loading and verifying those classes again. A restart then serves sooner and plans its
-// first statements sooner (docs/recovery.md). Rewritten when the jars or the JVM are
-// newer than it; NEO4J_CDS=false turns it off.
-const classArchive = path.join(cfg.dataDir, 'jvm', 'neo4j-classes.jsa');
-function classArchiveFlags() {
+// first statements sooner (docs/recovery.md). One per JVM (an archive maps only into the JVM that
+// wrote it), rewritten when the jars or that JVM are newer than it; NEO4J_CDS=false turns it off.
+function classArchiveFlags(javaBin) {
   if (env('NEO4J_CDS', 'true') === 'false') return [];
+  const jdk = path.basename(path.dirname(path.dirname(javaBin))).replace(/[^A-Za-z0-9._-]/g, '_');
+  const classArchive = path.join(cfg.dataDir, 'jvm', `neo4j-classes-${jdk}.jsa`);
+  fs.rmSync(path.join(cfg.dataDir, 'jvm', 'neo4j-classes.jsa'), { force: true }); // the one-archive layout before
   fs.mkdirSync(path.dirname(classArchive), { recursive: true });
-  const found = which('java');
-  const javaBin = found ? fs.realpathSync(found) : null;
   const stale = (f) =>
     !fs.existsSync(f) ||
     [path.join(home, 'lib'), path.join(home, 'plugins'), javaBin].filter(Boolean).some((p) => fs.statSync(p).mtimeMs > fs.statSync(f).mtimeMs);
@@ -260,21 +288,22 @@ async function start() {
   ensureHome();
   writeConf();
   const env = { ...process.env, NEO4J_HOME: home, NEO4J_CONF: confDir };
+  const javaBin = fs.realpathSync(findJava());
   const fresh = !fs.existsSync(path.join(cfg.dataDir, 'data', 'dbms'));
   if (fresh) {
     // Must run before the first start; afterwards Neo4j ignores it.
-    const r = spawnSync('java', ['-cp', `${home}/lib/*`, 'org.neo4j.cli.AdminTool', 'dbms', 'set-initial-password', cfg.password], { env, encoding: 'utf8' });
+    const r = spawnSync(javaBin, ['-cp', `${home}/lib/*`, 'org.neo4j.cli.AdminTool', 'dbms', 'set-initial-password', cfg.password], { env, encoding: 'utf8' });
     if (r.status !== 0) throw new LauncherError(`setting the initial password failed: ${r.stderr || r.stdout}`);
   }
   fs.mkdirSync(path.dirname(consoleLog), { recursive: true });
   const out = fs.openSync(consoleLog, 'a');
   const child = spawn(
-    'java',
+    javaBin,
     [
       `-Xms${cfg.heap}`,
       `-Xmx${cfg.heap}`,
       ...JVM_FLAGS,
-      ...classArchiveFlags(),
+      ...classArchiveFlags(javaBin),
       // Extra JVM options, space-separated (e.g. -XX:TieredStopAtLevel=1); empty by default.
       ...(process.env.NEO4J_JVM_OPTS ?? '').split(/\s+/).filter(Boolean),
       '-cp',
@@ -304,7 +333,7 @@ async function start() {
         t.unref();
       }),
     ]);
-    console.log(`Neo4j ${v.neo4j} ${v.edition} started on ${boltUri} in ${((Date.now() - t0) / 1000).toFixed(1)}s${fresh ? ' (new database)' : ''}`);
+    console.log(`Neo4j ${v.neo4j} ${v.edition} started on ${boltUri} in ${((Date.now() - t0) / 1000).toFixed(1)}s${fresh ? ' (new database)' : ''}, on Java ${javaMajor(path.dirname(path.dirname(javaBin))) || '(version unknown)'}`);
     console.log(`RETURN apoc.version(), gds.version() -> ${v.apoc}, ${v.gds}`);
   } catch (e) {
     try {
@@ -365,6 +394,7 @@ Runs Neo4j ${pomVersion('neo4j.version')} with APOC ${pomVersion('apoc.version')
 Environment (or .env): NEO4J_PASSWORD (default graph-recall-dev), NEO4J_BOLT_PORT (7687),
 NEO4J_HTTP_PORT (7474), NEO4J_HEAP (2g), NEO4J_PAGECACHE (1g), NEO4J_DATA_DIR (.data/neo4j),
 NEO4J_START_TIMEOUT (seconds a start may take before it is abandoned: 180; more on a loaded machine),
+NEO4J_JAVA_HOME (the JDK to run on; empty: the newest JDK 17+ in /usr/lib/jvm, else java on PATH),
 NEO4J_CDS (true: keep a JVM class-data archive in NEO4J_DATA_DIR/jvm, written at the first stop, so later
 starts serve and plan sooner), NEO4J_JVM_OPTS (extra JVM options, space-separated; empty),
 NEO4J_VECTOR_BUFFER_MB (MB each vector index buffers while it is built: 1, Neo4j's default; docs/scale.md),
