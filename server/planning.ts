@@ -122,13 +122,18 @@ export class ServedRetriever extends Retriever {
   /** The watchdog's last probe failed: the database is down or still starting. */
   down: () => boolean = () => false;
 
-  override retrieve(...args: Parameters<Retriever['retrieve']>): ReturnType<Retriever['retrieve']> {
-    const mode = args[0].mode;
+  override checkAvailable(mode: Mode): void {
     // A database that is starting accepts Bolt connections but holds queries until it serves
     // (then they time out: a 504 seconds later); while the watchdog's probe fails, answer 503 at once.
-    if (this.down()) return Promise.reject(databaseUnreachable());
-    if (this.cold.has(mode)) {
-      return Promise.reject(dbError('planning', mode));
+    if (this.down()) throw databaseUnreachable();
+    if (this.cold.has(mode)) throw dbError('planning', mode);
+  }
+
+  override retrieve(...args: Parameters<Retriever['retrieve']>): ReturnType<Retriever['retrieve']> {
+    try {
+      this.checkAvailable(args[0].mode);
+    } catch (e) {
+      return Promise.reject(e);
     }
     return super.retrieve(...args);
   }

