@@ -333,7 +333,9 @@ async function start() {
         t.unref();
       }),
     ]);
-    console.log(`Neo4j ${v.neo4j} ${v.edition} started on ${boltUri} in ${((Date.now() - t0) / 1000).toFixed(1)}s${fresh ? ' (new database)' : ''}, on Java ${javaMajor(path.dirname(path.dirname(javaBin))) || '(version unknown)'}`);
+    console.log(
+      `Neo4j ${v.neo4j} ${v.edition} started on ${boltUri} in ${((Date.now() - t0) / 1000).toFixed(1)}s${fresh ? ' (new database)' : ''}, on Java ${javaMajor(path.dirname(path.dirname(javaBin))) || '(version unknown)'}`,
+    );
     console.log(`RETURN apoc.version(), gds.version() -> ${v.apoc}, ${v.gds}`);
   } catch (e) {
     try {

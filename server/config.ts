@@ -83,7 +83,10 @@ export const envSchema = z.object({
   NEO4J_HEAP: doc(size.default('2g'), 'embedded Neo4j JVM heap'),
   NEO4J_PAGECACHE: doc(size.default('1g'), 'embedded Neo4j page cache'),
   NEO4J_DATA_DIR: doc(text.default('.data/neo4j'), 'embedded Neo4j data and logs (relative to the repository)'),
-  NEO4J_JAVA_HOME: doc(text.default(''), 'embedded Neo4j: the JDK to run on; empty: the newest JDK 17 or later in /usr/lib/jvm, else java on PATH (a newer JIT plans sooner after a restart)'),
+  NEO4J_JAVA_HOME: doc(
+    text.default(''),
+    'embedded Neo4j: the JDK to run on; empty: the newest JDK 17 or later in /usr/lib/jvm, else java on PATH (a newer JIT plans sooner after a restart)',
+  ),
   NEO4J_CDS: doc(
     choice(['true', 'false']).default('true'),
     'embedded Neo4j: keep a class-data archive of its JVM in NEO4J_DATA_DIR (written at the first stop), so a restart serves and plans sooner',
