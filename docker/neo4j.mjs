@@ -116,10 +116,12 @@ function findJava() {
     ? fs
         .readdirSync(jvmDir)
         .map((d) => path.join(jvmDir, d))
-        .filter((d) => !fs.lstatSync(d).isSymbolicLink() && fs.existsSync(path.join(d, 'bin', 'java')) && javaMajor(d) >= 17)
-        .sort((a, b) => javaMajor(b) - javaMajor(a) || a.localeCompare(b))
+        .filter((d) => !fs.lstatSync(d).isSymbolicLink() && fs.existsSync(path.join(d, 'bin', 'java')))
+        .map((dir) => ({ dir, major: javaMajor(dir) }))
+        .filter((j) => j.major >= 17)
+        .sort((a, b) => b.major - a.major || a.dir.localeCompare(b.dir))
     : [];
-  return jdks.length > 0 ? path.join(jdks[0], 'bin', 'java') : which('java');
+  return jdks.length > 0 ? path.join(jdks[0].dir, 'bin', 'java') : which('java');
 }
 
 function parseSize(s) {
@@ -190,8 +192,8 @@ async function probe(timeoutMs) {
   );
 }
 
-function ensureHome() {
-  if (!findJava()) throw new LauncherError('Java is missing: install OpenJDK 17 (apt-get install openjdk-17-jre-headless) and retry.');
+function ensureHome(javaBin) {
+  if (!javaBin) throw new LauncherError('Java is missing: install OpenJDK 17 (apt-get install openjdk-17-jre-headless) and retry.');
   const marker = path.join(home, 'lib', 'neo4j-server-' + pomVersion('neo4j.version') + '.jar');
   if (fs.existsSync(marker)) return;
   if (!which('mvn')) throw new LauncherError('Maven is missing: install it (apt-get install maven) so the Neo4j jars can be resolved from Maven Central.');
@@ -258,8 +260,7 @@ function classArchiveFlags(javaBin) {
   fs.rmSync(path.join(cfg.dataDir, 'jvm', 'neo4j-classes.jsa'), { force: true }); // the one-archive layout before
   fs.mkdirSync(path.dirname(classArchive), { recursive: true });
   const stale = (f) =>
-    !fs.existsSync(f) ||
-    [path.join(home, 'lib'), path.join(home, 'plugins'), javaBin].filter(Boolean).some((p) => fs.statSync(p).mtimeMs > fs.statSync(f).mtimeMs);
+    !fs.existsSync(f) || [path.join(home, 'lib'), path.join(home, 'plugins'), javaBin].some((p) => fs.statSync(p).mtimeMs > fs.statSync(f).mtimeMs);
   if (!stale(classArchive)) return [`-XX:SharedArchiveFile=${classArchive}`, '-Xshare:auto'];
   fs.rmSync(classArchive, { force: true });
   return [`-XX:ArchiveClassesAtExit=${classArchive}`];
@@ -285,10 +286,11 @@ async function start() {
       throw new LauncherError(`Port ${port} on 127.0.0.1 is taken by another process. Stop it, or set NEO4J_BOLT_PORT / NEO4J_HTTP_PORT to free ports.`);
     }
   }
-  ensureHome();
+  const found = findJava();
+  ensureHome(found);
+  const javaBin = fs.realpathSync(found);
   writeConf();
   const env = { ...process.env, NEO4J_HOME: home, NEO4J_CONF: confDir };
-  const javaBin = fs.realpathSync(findJava());
   const fresh = !fs.existsSync(path.join(cfg.dataDir, 'data', 'dbms'));
   if (fresh) {
     // Must run before the first start; afterwards Neo4j ignores it.

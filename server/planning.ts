@@ -129,12 +129,8 @@ export class ServedRetriever extends Retriever {
     if (this.cold.has(mode)) throw dbError('planning', mode);
   }
 
-  override retrieve(...args: Parameters<Retriever['retrieve']>): ReturnType<Retriever['retrieve']> {
-    try {
-      this.checkAvailable(args[0].mode);
-    } catch (e) {
-      return Promise.reject(e);
-    }
+  override async retrieve(...args: Parameters<Retriever['retrieve']>): ReturnType<Retriever['retrieve']> {
+    this.checkAvailable(args[0].mode);
     return super.retrieve(...args);
   }
 

@@ -236,8 +236,8 @@ export async function writeCuratedEdges(
     `UNWIND $edges AS r
      MATCH (a:Entity {id: r.from}), (b:Entity {id: r.to})
      MERGE (a)-[x:${type}]->(b) ON CREATE SET x.predicate = r.predicate, x.weight = 1.0
-     WITH x, r, coalesce(x.gloss, '') <> coalesce(r.gloss, '') AS changed
-     FOREACH (_ IN CASE WHEN changed THEN [1] ELSE [] END | SET x.gloss = r.gloss REMOVE x.embedding)
+     WITH x, r WHERE coalesce(x.gloss, '') <> coalesce(r.gloss, '')
+     SET x.gloss = r.gloss REMOVE x.embedding
      WITH count(*) AS n
      ${TOUCH_GRAPH}, m.curatedTypes = apoc.coll.toSet(coalesce(m.curatedTypes, []) + [$type])`,
     { edges: edges.map((e) => ({ ...e, gloss: e.gloss ?? null })), type },
