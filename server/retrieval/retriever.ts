@@ -160,8 +160,8 @@ export class Retriever {
 
   /**
    * Throws the error a request for this mode would get at once without the database (the server's: the database is
-   * down, or the mode's statement is being planned again); the routes ask before they embed the question, so an
-   * outage's stream of 503s costs no model time while Neo4j plans.
+   * down, or the mode's statement is being planned again); the routes ask before the model embeds the question
+   * (embedQuestion's beforeModel), so an outage's stream of 503s costs no model time while Neo4j plans.
    */
   checkAvailable(_mode: Mode): void {}
 

@@ -22,10 +22,15 @@ export function withFilter(params: Record<string, unknown>, filter: unknown, fie
   return { ...params, filter };
 }
 
-/** Embeds the question once, or checks the caller's embedding against the embedder's dimension. */
+/**
+ * Embeds the question once, or checks the caller's embedding against the embedder's dimension. `beforeModel` runs
+ * after the input is checked and before the model does: a route passes its modes' availability check there, so a
+ * mode that cannot run now answers its 503 without model time, and bad input still gets its 400 first.
+ */
 export async function embedQuestion(
   embedder: Embedder,
   body: { question?: string; questionEmbedding?: number[] },
+  beforeModel?: () => void,
 ): Promise<{ embedding: number[]; embedMs: number }> {
   if (body.questionEmbedding) {
     if (body.questionEmbedding.length !== embedder.dimension) {
@@ -39,6 +44,7 @@ export async function embedQuestion(
     return { embedding: body.questionEmbedding, embedMs: 0 };
   }
   if (!body.question) throw new AppError('invalid_request', 'question: question or questionEmbedding is required', 'question');
+  beforeModel?.();
   const t0 = performance.now();
   const [embedding] = await embedder.embed([body.question], 'query');
   return { embedding, embedMs: round(performance.now() - t0) };

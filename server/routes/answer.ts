@@ -23,8 +23,7 @@ export const AnswerBody = z
 /** The retrieval an answer reads, and the generator's stream over its passages. */
 async function startAnswer(svc: Services, body: z.infer<typeof AnswerBody>, signal?: AbortSignal) {
   const params = withFilter(validateParams(body.mode, body.params), body.filter);
-  svc.retriever.checkAvailable(body.mode); // a 503 before the model runs
-  const q = await embedQuestion(svc.embedder, body);
+  const q = await embedQuestion(svc.embedder, body, () => svc.retriever.checkAvailable(body.mode));
   // One retrieval statement; errors here still get a proper HTTP status.
   const r = await retrieveTimed(svc.retriever, { mode: body.mode, question: body.question, ...q, params }, signal);
   const passages = r.passages.slice(0, body.topK);

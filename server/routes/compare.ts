@@ -30,8 +30,9 @@ export async function runCompare(svc: Services, body: z.infer<typeof CompareBody
   // Every mode's params given are validated, also for a mode not asked to run.
   const given = Object.fromEntries(Object.entries(body.params ?? {}).map(([m, p]) => [m, validateParams(m as Mode, p, `params.${m}`)]));
   const params = Object.fromEntries(modes.map((m) => [m, withFilter(given[m] ?? validateParams(m, undefined), body.filter, `params.${m}.filter`)]));
-  for (const mode of modes) svc.retriever.checkAvailable(mode); // a 503 before the model runs
-  const q = await embedQuestion(svc.embedder, body);
+  const q = await embedQuestion(svc.embedder, body, () => {
+    for (const mode of modes) svc.retriever.checkAvailable(mode);
+  });
   const results: Record<string, Awaited<ReturnType<typeof retrieveTimed>>> = {};
   // Sequential on purpose: timings compare modes, not contention between them.
   for (const mode of modes) {

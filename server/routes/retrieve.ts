@@ -12,8 +12,7 @@ export const RetrieveBody = z.object({ ...questionFields, mode: modeSchema.defau
 /** One retrieval from a parsed body: POST /v1/retrieve and the MCP tool `retrieve` (routes/mcp-tools.ts). */
 export async function runRetrieve(svc: Services, body: z.infer<typeof RetrieveBody>, signal?: AbortSignal): Promise<TimedResult> {
   const params = withFilter(validateParams(body.mode, body.params), body.filter);
-  svc.retriever.checkAvailable(body.mode); // a 503 before the model runs
-  const q = await embedQuestion(svc.embedder, body);
+  const q = await embedQuestion(svc.embedder, body, () => svc.retriever.checkAvailable(body.mode));
   return retrieveTimed(svc.retriever, { mode: body.mode, question: body.question, ...q, params, explain: body.explain }, signal);
 }
 

@@ -137,6 +137,9 @@ test('while a mode is being planned again, or the database is down, its requests
       [503, '1'],
     ]);
     expect(embed).not.toHaveBeenCalled();
+    // Bad input is still a 400 naming the field, not the mode's 503.
+    const bad = await postJson(`${srv.url}/v1/retrieve`, { mode: 'gated' });
+    expect([bad.status, bad.body.error?.field]).toEqual([400, 'question']);
     // Another mode is served meanwhile, and embeds its question.
     expect((await postJson(`${srv.url}/v1/retrieve`, { question: 'Who worked with the bridge engineer?', mode: 'vector' })).status).toBe(200);
     expect(embed).toHaveBeenCalledTimes(1);
