@@ -5,11 +5,14 @@
  *
  *   npm run bench:scale -- --sizes 10000,100000 --out DIR [--questions 40] [--warmup 5]
  *                          [--bulk offline|online] [--reuse] [--seed 1] [--curated-full 50000] [--no-gds]
+ *                          [--ingest 1000] [--ingest-corpus bench/data/2wikimultihopqa/corpus.jsonl]
  *
  * Each size gets its own embedded Neo4j in .data/neo4j-scale-<size> (bolt SCALE_BOLT_PORT,
  * default 20687; NEO4J_HEAP / NEO4J_PAGECACHE, default 6g / 5g), started for that size and
  * stopped after it; --reuse keeps a graph built with the same settings. Writes DIR/summary.json,
  * DIR/model.json (memory and disk model, projections), DIR/p50.svg and DIR/README.md.
+ * --ingest N then ingests a real corpus's first N documents the ordinary way into each size's
+ * graph (bench/scale/ingest.ts): text ingest's passages/s as the graph grows.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -32,9 +35,10 @@ import { SCALE_BOLT, SCALE_PASSWORD, connectScale, scaleRetriever } from './scal
 import { generateScaleGraph, type ScaleGraph } from './scale/generate.js';
 import { memoryModel, storeSizes } from './scale/model.js';
 import { writeScaleReport } from './scale/report.js';
-import type { BuildFigures, GdsFigures, Latency, SizeResult } from './scale/types.js';
+import { ingestAtScale } from './scale/ingest.js';
+import type { BuildFigures, GdsFigures, IngestFigures, Latency, SizeResult } from './scale/types.js';
 
-const USAGE = `usage: npm run bench:scale -- --sizes 10000,100000 --out DIR [--questions 40] [--warmup 5] [--bulk offline|online] [--reuse] [--seed 1] [--curated-full 50000] [--no-gds]`;
+const USAGE = `usage: npm run bench:scale -- --sizes 10000,100000 --out DIR [--questions 40] [--warmup 5] [--bulk offline|online] [--reuse] [--seed 1] [--curated-full 50000] [--no-gds] [--ingest N] [--ingest-corpus FILE]`;
 const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: '10000,100000' },
@@ -46,6 +50,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     'curated-full': { type: 'string', default: '50000' },
     'no-gds': { type: 'boolean' },
+    ingest: { type: 'string', default: '0' },
+    'ingest-corpus': { type: 'string', default: path.join(ROOT, 'bench', 'data', '2wikimultihopqa', 'corpus.jsonl') },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -56,6 +62,8 @@ if (values.help || !values.out) {
 const sizes = values.sizes!.split(',').map((s) => Number(s.trim()));
 if (sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error(`--sizes: integers >= 100, got ${values.sizes}`);
 if (values.bulk !== 'offline' && values.bulk !== 'online') throw new Error('--bulk: offline or online');
+const ingestCount = Number(values.ingest);
+if (!Number.isInteger(ingestCount) || ingestCount < 0) throw new Error(`--ingest: a number of documents (0 = none), got ${values.ingest}`);
 const cfg = { questions: Number(values.questions), warmup: Number(values.warmup), seed: Number(values.seed), curatedFull: Number(values['curated-full']) };
 const HTTP = Number(process.env.SCALE_HTTP_PORT || 20474);
 const MODES: Mode[] = ['vector', 'hybrid', 'gated', 'ppr'];
@@ -249,6 +257,12 @@ async function main() {
     const latency = await measure(store, graph, gds !== null);
     if (gds) await manageProjection(store.driver, 'drop', { graphName: loadConfig().pprGraphName });
     const mem = await jvm(store, dataDir);
+    let ingest: IngestFigures | undefined;
+    if (ingestCount > 0) {
+      ingest = await ingestAtScale(store, path.resolve(values['ingest-corpus']!), ingestCount);
+      // The graph now holds more than the generator's: a later --reuse builds it again.
+      await store.write("MATCH (m:GraphRecallMeta {key: 'scale'}) SET m.value = m.value + ' + ingest'");
+    }
     await store.close();
     db('stop', dataDir);
     const sizesOnDisk = storeSizes(path.join(ROOT, dataDir));
@@ -266,6 +280,7 @@ async function main() {
       sizes: sizesOnDisk,
       gds,
       generated: { facts: graph.facts, curatedEdges: graph.curatedEdges, curatedEntities: graph.curatedEntities, topDegrees: graph.topDegrees },
+      ...(ingest ? { ingest } : {}),
     };
     results.push(r);
     console.log(

@@ -75,6 +75,26 @@ export function writeScaleReport(out: string, rows: SizeResult[], model: MemoryM
           '',
         ]
       : []),
+    ...(rows.some((r) => r.ingest)
+      ? [
+          '## Text ingest into each graph (`--ingest`: the same real documents, the ordinary ingest)',
+          '',
+          '| passages in the graph | corpus | passages ingested | s | passages/s | vs the smallest | stages (s) | RSS growth MB |',
+          '|---|---|---|---|---|---|---|---|',
+          ...rows
+            .filter((r) => r.ingest)
+            .map(
+              (r) =>
+                `| ${int(r.passages)} | ${r.ingest!.corpus} | ${int(r.ingest!.passages)} | ${f1(r.ingest!.seconds)} | ${f1(r.ingest!.passages_per_s)} | ` +
+                `${(r.ingest!.passages_per_s / rows.find((x) => x.ingest)!.ingest!.passages_per_s).toFixed(2)} | ` +
+                `${Object.entries(r.ingest!.stages)
+                  .filter(([, v]) => v > 0)
+                  .map(([k, v]) => `${k} ${f1(v)}`)
+                  .join(', ')} | ${int(r.ingest!.rss_growth_mb)} |`,
+            ),
+          '',
+        ]
+      : []),
     '## Memory and disk model (model.json)',
     '',
     `Per vector in the store ${model.bytes.per_vector_in_store} B (float32 in dynamic array records), per record ${model.bytes.per_record_in_store} B, ` +

@@ -42,4 +42,23 @@ export interface SizeResult extends Latency {
   sizes: StoreSizes;
   gds: GdsFigures | null;
   generated: { facts: number; curatedEdges: number; curatedEntities: number; topDegrees: number[] };
+  /** --ingest: the same real passages ingested the ordinary way into this size's graph. */
+  ingest?: IngestFigures;
+}
+
+/** The ordinary text ingest of a real corpus's first passages into a generated graph (bench/scale/ingest.ts). */
+export interface IngestFigures {
+  corpus: string;
+  passages: number;
+  entities: number;
+  relations: number;
+  synonyms: number;
+  seconds: number;
+  passages_per_s: number;
+  /** Growth of this process's resident memory during the ingest (it holds the generated graph too). */
+  rss_growth_mb: number;
+  /** Seconds per stage, as IngestSummary.seconds. */
+  stages: Record<string, number>;
+  embedder: string;
+  extractor: string;
 }

@@ -16,6 +16,19 @@ import { existingFactIndexes } from './fact-indexes.js';
 export const COMPACT_AFTER_BATCHES = 8;
 
 /**
+ * Whether a load that wrote `written` rows in batches of `batchSize` rebuilds the indexes it wrote
+ * to, the indexed rows now being `total`. A rebuild costs the whole index (every vector again; at
+ * 100,000 generated passages the indexes took 27-83 min to build, and queries wait meanwhile),
+ * the segments it removes are the load's own: so only a load of more than COMPACT_AFTER_BATCHES
+ * batches that at least doubled the index (the first load of a graph) is rebuilt. An append to a
+ * graph larger than itself leaves its segments to Lucene's merges, and ingest stays as fast on a
+ * large graph as on a small one (docs/scale.md#text-ingest).
+ */
+export function worthCompacting(written: number, batchSize: number, total: number): boolean {
+  return written > COMPACT_AFTER_BATCHES * batchSize && 2 * written >= total;
+}
+
+/**
  * Rebuilds these vector indexes with their own configuration (DROP and CREATE in one
  * transaction, so the name never goes missing; a query meanwhile waits for the population)
  * and waits until they are online. Names, labels, types and properties come from the

@@ -1,4 +1,4 @@
-import { COMPACT_AFTER_BATCHES, compactVectorIndexes } from '../db/compact-indexes.js';
+import { COMPACT_AFTER_BATCHES, compactVectorIndexes, worthCompacting } from '../db/compact-indexes.js';
 import { ensureFactIndexes, factIndexName, factTypes } from '../db/fact-indexes.js';
 import type { Embedder } from '../embedders/types.js';
 import type { GraphStore } from '../db/store.js';
@@ -69,9 +69,11 @@ export async function embedFacts(
   // The types are identifiers (factTypes checks them): a relationship type cannot be a parameter.
   if (opts.all) for (const type of walked) await store.write(`MATCH (:Entity)-[r:${type}]->(:Entity) WHERE r.embedding IS NOT NULL REMOVE r.embedding`);
   const pending: string[] = [];
+  const pendingOf = new Map<string, number>();
   for (const type of walked) {
     const r = await store.read<{ id: string }>(`MATCH (:Entity)-[r:${type}]->(:Entity) WHERE r.embedding IS NULL RETURN elementId(r) AS id`);
     for (const x of r.records) pending.push(x.get('id'));
+    pendingOf.set(type, r.records.length);
   }
   let embedded = 0;
   // The predicates' vectors, each embedded once per run.
@@ -125,7 +127,16 @@ export async function embedFacts(
   };
   await pipelined(pending.length, batchSize, prepare, commit, () => opts.onProgress?.({ stage: 'facts', done: embedded, total: pending.length }));
   opts.onProgress?.({ stage: 'facts', done: embedded, total: embedded });
-  // One index segment per batch written: a bulk embedding leaves the fact indexes rebuilt.
-  if (pending.length > COMPACT_AFTER_BATCHES * batchSize) await compactVectorIndexes(store, walked.map(factIndexName));
+  // One index segment per batch written: a bulk embedding that at least doubled a type's facts
+  // leaves its index rebuilt (worthCompacting).
+  if (pending.length > COMPACT_AFTER_BATCHES * batchSize) {
+    const rebuild: string[] = [];
+    for (const type of walked) {
+      const written = pendingOf.get(type) ?? 0;
+      const total = Number((await store.read(`RETURN COUNT { ()-[:${type}]->() } AS n`)).records[0].get('n'));
+      if (worthCompacting(written, batchSize, total)) rebuild.push(factIndexName(type));
+    }
+    await compactVectorIndexes(store, rebuild);
+  }
   return embedded;
 }

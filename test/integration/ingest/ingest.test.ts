@@ -407,6 +407,25 @@ test('a bulk load (more than COMPACT_AFTER_BATCHES batches) rebuilds the vector 
   expect(hit.records[0].get('d')).toBe('bulk-4');
 }, 300_000);
 
+test('a bulk load into a graph more than twice its size leaves the indexes as they are (a rebuild costs the whole graph)', async () => {
+  const doc = (i: number) =>
+    JSON.stringify({ id: `grown-${i}`, title: `Grown ${i}`, text: `Peter Wimsey${i} read a letter in Duke's Denver, page ${i}.`, source: 'grown' });
+  const n = COMPACT_AFTER_BATCHES + 2;
+  // The graph: 2n + 1 documents in batches of 64 (no rebuild: 1 batch).
+  await ingestDocuments(ctx(), readJsonl(writeCorpus(Array.from({ length: 2 * n + 1 }, (_, i) => doc(i)))));
+  const before = await vectorIndexes();
+  // n more in batches of 1: more than COMPACT_AFTER_BATCHES batches, under half of the 3n + 1 passages after it.
+  const append = await ingestDocuments(ctx(), readJsonl(writeCorpus(Array.from({ length: n }, (_, i) => doc(2 * n + 1 + i)))), { batchSize: 1 });
+  expect(append.documents.written).toBe(n);
+  expect(append.seconds.index).toBe(0);
+  const after = await vectorIndexes();
+  for (const name of Object.keys(before)) expect(after[name].id).toBe(before[name].id);
+  // The appended passages are in the index all the same.
+  const [v] = await embedder.embed([`Grown ${2 * n + 3}\nPeter Wimsey${2 * n + 3} read a letter in Duke's Denver, page ${2 * n + 3}.`], 'document');
+  const hit = await driver.executeQuery("CALL db.index.vector.queryNodes('passage_embedding', 1, $v) YIELD node RETURN node.documentId AS d", { v });
+  expect(hit.records[0].get('d')).toBe(`grown-${2 * n + 3}`);
+}, 300_000);
+
 test('`graph-recall compact` rebuilds every graph-recall vector index, configuration kept, and leaves a foreign one alone', async () => {
   await ingestDocuments(ctx(), readJsonl(writeCorpus(goodLines())), { batchSize: 2 });
   await driver.executeQuery(
