@@ -363,9 +363,17 @@ export const STATEMENTS: { file: string; mode: Mode; params: Record<string, unkn
 ];
 
 /** A strict schema for a mode's params: unknown keys and out-of-range values are rejected. */
+const schemas = new Map<Mode, z.ZodTypeAny>();
+
+/** The mode's parameters as a strict zod object, built once per mode (every request parses with it). */
 export function paramsSchema(mode: Mode) {
-  const specs = MODES[mode].params as Record<string, ParamSpec>;
-  return z.object(Object.fromEntries(Object.entries(specs).map(([k, s]) => [k, s.schema.optional()]))).strict();
+  let schema = schemas.get(mode);
+  if (!schema) {
+    const specs = MODES[mode].params as Record<string, ParamSpec>;
+    schema = z.object(Object.fromEntries(Object.entries(specs).map(([k, s]) => [k, s.schema.optional()]))).strict();
+    schemas.set(mode, schema);
+  }
+  return schema;
 }
 
 /** Names of integer parameters: the driver must send them as Cypher integers, not floats. */
