@@ -357,11 +357,17 @@ async function stop() {
     return;
   }
   process.kill(pid, 'SIGTERM');
-  for (let i = 0; i < 120 && readPid(); i++) await new Promise((r) => setTimeout(r, 500));
+  // A large graph's last checkpoint at shutdown can take minutes; after 3 it is killed (the next
+  // start recovers from the transaction log).
+  for (let i = 0; i < 360 && readPid(); i++) await new Promise((r) => setTimeout(r, 500));
   if (readPid()) {
     process.kill(pid, 'SIGKILL');
-    // Killed while it may have been writing its class archive: a half-written one must not be mapped.
-    if (fs.existsSync(classArchive) && Date.now() - fs.statSync(classArchive).mtimeMs < 120_000) fs.rmSync(classArchive, { force: true });
+    // Killed while it may have been writing a class archive: a half-written one must not be mapped.
+    const dir = path.join(cfg.dataDir, 'jvm');
+    for (const f of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+      const archive = path.join(dir, f);
+      if (f.endsWith('.jsa') && Date.now() - fs.statSync(archive).mtimeMs < 120_000) fs.rmSync(archive, { force: true });
+    }
   }
   fs.rmSync(pidFile, { force: true });
   console.log(`Neo4j stopped (pid ${pid}).`);
