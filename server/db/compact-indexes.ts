@@ -17,12 +17,11 @@ export const COMPACT_AFTER_BATCHES = 8;
 
 /**
  * Whether a load that wrote `written` rows in batches of `batchSize` rebuilds the indexes it wrote
- * to, the indexed rows now being `total`. A rebuild costs the whole index (every vector again; at
- * 100,000 generated passages the indexes took 27-83 min to build, and queries wait meanwhile),
- * the segments it removes are the load's own: so only a load of more than COMPACT_AFTER_BATCHES
- * batches that at least doubled the index (the first load of a graph) is rebuilt. An append to a
- * graph larger than itself leaves its segments to Lucene's merges, and ingest stays as fast on a
- * large graph as on a small one (docs/scale.md#text-ingest).
+ * to, the indexed rows now being `total`. A rebuild reads every vector of the index again (queries
+ * wait meanwhile), while the segments it removes are the load's own. So only a load of more than
+ * COMPACT_AFTER_BATCHES batches that at least doubled the index (the first load of a graph) is
+ * rebuilt: an append to a larger graph costs what it writes, not the graph's size. Its segments
+ * stay until `graph-recall compact` (docs/ingestion.md#bulk-loads, docs/scale.md#text-ingest).
  */
 export function worthCompacting(written: number, batchSize: number, total: number): boolean {
   return written > COMPACT_AFTER_BATCHES * batchSize && 2 * written >= total;
