@@ -144,7 +144,9 @@ CALL (raw, namedFacts, relationFacts) {
     // A fact between two named entities: at its better rank.
     WITH f.r AS r, f.fact AS fact, max(f.rank) AS rank WHERE $factSeedK > 0
     RETURN r, fact, rank
-    UNION
+    // UNION ALL: the two branches never both run (named entities, or none), and each gives a fact once. A
+    // UNION would keep every row with the lists this subquery imports: out of memory at a named hub (docs/statements.md#hubs).
+    UNION ALL
     UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.namedActivation > 0)] AS t
     CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship, score
     RETURN relationship AS r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor))

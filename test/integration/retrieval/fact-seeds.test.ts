@@ -237,4 +237,28 @@ describe('fact seeds', () => {
       expect(r.seeds.map((s) => [s.id, s.activation])).toEqual(gated.seeds.map((s) => [s.id, s.activation]));
     }
   });
+
+  // Found on the 100 k scale graph (bench/reports/scale/text-ingest-2026-12-04): a question naming
+  // an entity with 12,135 facts failed in every mode with "db.memory.transaction.max threshold
+  // reached", because a UNION kept each of its rows with the named facts' list (rows x list).
+  // 2,500 facts: about 3.7 GB counted that way, over the test database's limit (half its 2 GB heap).
+  test('a question naming an entity with thousands of facts stays within the transaction memory limit, in every mode', async () => {
+    const hubFacts = 2500;
+    const vectors = Array.from({ length: hubFacts }, () => withCosine(q, 0.5, rand));
+    await driver.executeQuery(
+      `CREATE (h:Entity {id: 'h:hub', name: 'Hubert Hubble', type: 'Person', embedding: $e, descriptionEmbedding: $e})
+       WITH h UNWIND range(0, size($vectors) - 1) AS i
+       CREATE (h)-[:RELATED {predicate: 'knows', embedding: $vectors[i]}]->(:Entity {id: 'h:' + i, name: 'Hub Friend ' + i, type: 'Person'})`,
+      { e: withCosine(q, 0.1, rand), vectors },
+    );
+    try {
+      for (const mode of ['vector', 'hybrid', 'gated', 'ppr'] as Mode[]) {
+        const r = await retriever.retrieve({ mode, question: 'Whom does Hubert Hubble know?', questionEmbedding: q });
+        expect(r.seeds.find((s) => s.id === 'h:hub')).toMatchObject({ sources: expect.arrayContaining(['name']) });
+        expect(r.seeds.filter((s) => s.sources.includes('fact')).length).toBeGreaterThan(0);
+      }
+    } finally {
+      await driver.executeQuery("MATCH (x:Entity) WHERE x.id STARTS WITH 'h:' DETACH DELETE x");
+    }
+  }, 300_000);
 });
