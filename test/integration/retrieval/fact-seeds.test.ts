@@ -238,10 +238,10 @@ describe('fact seeds', () => {
     }
   });
 
-  // Found on the 100 k scale graph (bench/reports/scale/text-ingest-2026-12-04): a question naming
-  // an entity with 12,135 facts failed in every mode with "db.memory.transaction.max threshold
-  // reached", because a UNION kept each of its rows with the named facts' list (rows x list).
-  // 2,500 facts: about 3.7 GB counted that way, over the test database's limit (half its 2 GB heap).
+  // Found on the 100 k scale graph (bench/reports/scale/text-ingest-2026-12-04): a question naming a
+  // hub failed in every mode with "db.memory.transaction.max threshold reached", because a UNION kept
+  // each of its rows with the named facts' list (rows x list). These 2,500 facts, counted that way,
+  // exceed the test database's limit (half its heap).
   test('a question naming an entity with thousands of facts stays within the transaction memory limit, in every mode', async () => {
     const hubFacts = 2500;
     const vectors = Array.from({ length: hubFacts }, () => withCosine(q, 0.5, rand));
