@@ -5,8 +5,8 @@ export function compactCommand(program: Command): void {
   program
     .command('compact')
     .description(
-      "rebuild graph-recall's vector indexes (entities, passages, facts) in one piece: a graph written batch by batch, " +
-        'before ingestion rebuilt them itself, keeps one index segment per batch and every query searches them all',
+      "rebuild graph-recall's vector indexes (entities, passages, facts) in one piece: a graph written batch by batch " +
+        '(loaded before ingestion rebuilt them itself, or grown by loads smaller than itself) keeps one index segment per batch and every query searches them all',
     )
     .action(async () => {
       await withStore(async (store) => {
