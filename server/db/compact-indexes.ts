@@ -16,15 +16,15 @@ import { existingFactIndexes } from './fact-indexes.js';
 export const COMPACT_AFTER_BATCHES = 8;
 
 /**
- * Whether a load that wrote `written` rows in batches of `batchSize` rebuilds the indexes it wrote
- * to, the indexed rows now being `total`. A rebuild reads every vector of the index again (queries
+ * Whether a load of `batches` write batches that wrote `written` rows rebuilds an index it wrote
+ * to, the index now holding `total` rows. A rebuild reads every vector of the index again (queries
  * wait meanwhile), while the segments it removes are the load's own. So only a load of more than
  * COMPACT_AFTER_BATCHES batches that at least doubled the index (the first load of a graph) is
  * rebuilt: an append to a larger graph costs what it writes, not the graph's size. Its segments
  * stay until `graph-recall compact` (docs/ingestion.md#bulk-loads, docs/scale.md#text-ingest).
  */
-export function worthCompacting(written: number, batchSize: number, total: number): boolean {
-  return written > COMPACT_AFTER_BATCHES * batchSize && 2 * written >= total;
+export function worthCompacting(batches: number, written: number, total: number): boolean {
+  return batches > COMPACT_AFTER_BATCHES && 2 * written >= total;
 }
 
 /**

@@ -12,7 +12,7 @@ import { embedFacts } from './facts.js';
 import { linkerFor } from './link.js';
 import { pipelined } from './pipeline.js';
 import { findSynonyms, onEmbedderScale, SYNONYM_COSINE } from './synonyms.js';
-import { COMPACT_AFTER_BATCHES, compactVectorIndexes, worthCompacting } from '../db/compact-indexes.js';
+import { compactVectorIndexes, worthCompacting } from '../db/compact-indexes.js';
 import { VECTOR_INDEXES } from '../db/embedder-guard.js';
 import type { IngestOptions, IngestSummary, ReadItem, SourceDocument, SourcePassage, SourceProblem, StageSeconds } from './types.js';
 
@@ -177,9 +177,9 @@ export async function ingestDocuments(ctx: IngestContext, items: AsyncIterable<R
   opts.onProgress?.({ stage: 'ingest', done: todo.length, total: todo.length });
   // A bulk load left one index segment per batch: rebuild before the synonym search queries them
   // (only a load that at least doubled the graph: worthCompacting).
-  if (todo.length > COMPACT_AFTER_BATCHES * batchSize) {
-    const total = Number((await store.read('RETURN COUNT { (:Passage) } AS n')).records[0].get('n'));
-    if (worthCompacting(summary.passages, batchSize, total)) await timed('index', () => compactVectorIndexes(store, VECTOR_INDEXES));
+  const passagesNow = Number((await store.read('RETURN COUNT { (:Passage) } AS n')).records[0].get('n'));
+  if (worthCompacting(Math.ceil(todo.length / batchSize), summary.passages, passagesNow)) {
+    await timed('index', () => compactVectorIndexes(store, VECTOR_INDEXES));
   }
   summary.synonyms += await timed('synonyms', () =>
     findSynonyms(store, opts.synonymThreshold ?? onEmbedderScale(SYNONYM_COSINE, ctx.embedder.cosineFloor), opts.onProgress),

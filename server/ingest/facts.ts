@@ -1,4 +1,4 @@
-import { COMPACT_AFTER_BATCHES, compactVectorIndexes, worthCompacting } from '../db/compact-indexes.js';
+import { compactVectorIndexes, worthCompacting } from '../db/compact-indexes.js';
 import { ensureFactIndexes, factIndexName, factTypes } from '../db/fact-indexes.js';
 import type { Embedder } from '../embedders/types.js';
 import type { GraphStore } from '../db/store.js';
@@ -129,14 +129,12 @@ export async function embedFacts(
   opts.onProgress?.({ stage: 'facts', done: embedded, total: embedded });
   // One index segment per batch written: a bulk embedding that at least doubled a type's facts
   // leaves its index rebuilt (worthCompacting).
-  if (pending.length > COMPACT_AFTER_BATCHES * batchSize) {
-    const rebuild: string[] = [];
-    for (const type of walked) {
-      const written = pendingOf.get(type) ?? 0;
-      const total = Number((await store.read(`RETURN COUNT { ()-[:${type}]->() } AS n`)).records[0].get('n'));
-      if (worthCompacting(written, batchSize, total)) rebuild.push(factIndexName(type));
-    }
-    await compactVectorIndexes(store, rebuild);
+  const batches = Math.ceil(pending.length / batchSize);
+  const rebuild: string[] = [];
+  for (const type of walked) {
+    const total = Number((await store.read(`RETURN COUNT { ()-[:${type}]->() } AS n`)).records[0].get('n'));
+    if (worthCompacting(batches, pendingOf.get(type) ?? 0, total)) rebuild.push(factIndexName(type));
   }
+  if (rebuild.length > 0) await compactVectorIndexes(store, rebuild);
   return embedded;
 }

@@ -362,10 +362,12 @@ export const STATEMENTS: { file: string; mode: Mode; params: Record<string, unkn
   { file: GATED_DEEP_FILE, mode: 'gated', params: { steps: MAX_STEPS } },
 ];
 
-/** A strict schema for a mode's params: unknown keys and out-of-range values are rejected. */
 const schemas = new Map<Mode, z.ZodTypeAny>();
 
-/** The mode's parameters as a strict zod object, built once per mode (every request parses with it). */
+/**
+ * A strict schema for a mode's params: unknown keys and out-of-range values are rejected. Built
+ * once per mode: every request parses with it.
+ */
 export function paramsSchema(mode: Mode) {
   let schema = schemas.get(mode);
   if (!schema) {
