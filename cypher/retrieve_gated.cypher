@@ -12,6 +12,7 @@
 // :param vectorSeedsWithNames => false      /* keep the vector seeds when the question names entities (false: the named ones alone) */;
 // :param seedIds => []                      /* extra seed entity ids (Entity.id), activation 1 */;
 // :param factSeedK => 5                     /* facts whose two entities become seeds, at the fact's cosine (0 = off) */;
+// :param factSeedTurns => 2                 /* each named entity's first this many facts are taken in turns among the fact seeds (0 = by rank alone) */;
 // :param relationSeedK => 10                /* best facts of the question's relation (best mean rank) at a named curated entity that seed (0 = off) */;
 // :param factWordBonus => 0.1               /* rank bonus among fact seeds for a fact whose predicate the question writes (0 = off) */;
 // :param topK => 10                         /* passages returned */;
@@ -21,6 +22,7 @@
 // :param graphWeight => 0.4                 /* weight of the normalised graph score in the blend */;
 // :param vectorWeight => 0.6                /* weight of the passage's own cosine to the question */;
 // :param namedPassageWeight => 0            /* share of a named seed's activation (and push link weight) given to passages naming it */;
+// :param aboutWeight => 2                   /* an entity scores the passage titled by its name x (1 + this) (0 = off) */;
 // :param hubExponent => 0.5                 /* entity weight is divided by (passages mentioning it) ^ hubExponent */;
 // :param answerTypeWeight => 1              /* graph score x (1 + this) for a passage linked to a curated entity of the asked type (0 = off) */;
 // :param fusion => 'rrf'                    /* passage ranking: blend (weighted sum), rrf (graph vs text ranks) or rrf3 (graph, dense, full-text) */;
@@ -66,18 +68,19 @@ CALL () {
     WHERE node:Curated OR (node.name <> toLower(node.name)
           AND (size(innerCaps) = 0 OR (all(w IN nameCaps WHERE w IN caps) AND any(w IN nameCaps WHERE w IN innerCaps))))
     // The longest match wins: a name inside another matched name ("Guy" in "Free Guy") is no second name.
-    WITH collect({node: node, words: nameWords}) AS matched
+    WITH innerCaps, collect({node: node, words: nameWords}) AS matched
     UNWIND matched AS m
-    WITH m, matched WHERE none(o IN matched WHERE size(o.words) > size(m.words) AND o.words CONTAINS m.words)
+    WITH innerCaps, m, matched WHERE none(o IN matched WHERE size(o.words) > size(m.words) AND o.words CONTAINS m.words)
     // A name a curated entity holds is that entity: an extracted entity of the same name is the text's mention of it (docs/linking.md).
       AND (m.node:Curated OR none(o IN matched WHERE o.words = m.words AND o.node:Curated))
-    WITH m.node AS node LIMIT $nameSeedK
-    RETURN node, 'name' AS source
+    // Written as a name: curated, or its capitals checked above (a question with no capital past its first word checks none).
+    WITH m.node AS node, m.node:Curated OR size(innerCaps) > 0 AS written LIMIT $nameSeedK
+    RETURN node, 'name' AS source, written
     UNION ALL
     MATCH (node:Entity) WHERE node.id IN $seedIds
-    RETURN node, 'caller' AS source
+    RETURN node, 'caller' AS source, true AS written
   }
-  RETURN collect({node: node, cosine: null, namedActivation: 1.0, source: source}) AS named
+  RETURN collect({node: node, cosine: null, namedActivation: 1.0, source: source, written: written}) AS named
 }
 // Without $vectorSeedsWithNames the vector index is searched only for a question that names no entity.
 CALL (named) {
@@ -90,33 +93,41 @@ CALL (named) {
 }
 CALL (vectorHits, named) {
   UNWIND vectorHits + named AS s
-  WITH s.node AS node, max(s.cosine) AS cosine, max(s.namedActivation) AS namedActivation, collect(DISTINCT s.source) AS sources
-  RETURN collect({node: node, cosine: cosine, namedActivation: namedActivation, sources: sources}) AS raw, max(cosine) AS best
+  WITH s.node AS node, max(s.cosine) AS cosine, max(s.namedActivation) AS namedActivation, collect(DISTINCT s.source) AS sources,
+       max(CASE WHEN s.written THEN 1 ELSE 0 END) = 1 AS written
+  RETURN collect({node: node, cosine: cosine, namedActivation: namedActivation, sources: sources, written: written}) AS raw, max(cosine) AS best
 }
 // A named entity's own facts over $relTypes (SAME_AS aside), each with its cosine to the question, read once for the
 // fact seeds and the relation seeds below.
 CALL (raw) {
   WITH split(trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS qWords
-  UNWIND [s IN raw WHERE s.namedActivation > 0 AND ($factSeedK > 0 OR $relationSeedK > 0) | s.node] AS named
+  UNWIND [s IN raw WHERE s.namedActivation > 0 AND ($factSeedK > 0 OR $relationSeedK > 0)] AS s
+  // The fact-seed turns a name takes: none for a value (a nationality, a date: its facts are every entity of that value)
+  // or a name the question does not write as one (docs/statements.md#fact-seeds).
+  WITH qWords, s.node AS named, CASE WHEN s.written AND NOT coalesce(s.node.type, '') IN ['Date', 'Number', 'Money', 'Percent', 'Nationality'] THEN
+      $factSeedTurns ELSE 0 END AS turns
   // Where the question writes the entity's name (null for a caller's seed): the relation words nearest it are its hop.
-  WITH qWords, named, split(trim(apoc.text.regreplace(toLower(named.name), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS nameWords
-  WITH qWords, named, size(nameWords) AS nameLength, [i IN range(0, size(qWords) - size(nameWords)) WHERE qWords[i..i + size(nameWords)] = nameWords][0] AS at
+  WITH qWords, named, turns, split(trim(apoc.text.regreplace(toLower(named.name), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS nameWords
+  WITH qWords, named, turns, size(nameWords) AS nameLength, [i IN range(0, size(qWords) - size(nameWords)) WHERE qWords[i..i + size(nameWords)] = nameWords][0]
+      AS at
   MATCH (named)-[r]-(:Entity) WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
-  WITH qWords, named, nameLength, at, r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
+  WITH qWords, named, turns, nameLength, at, r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor))
+      AS fact
   // A named entity's fact whose predicate the question writes (a predicate word's first five letters,
   // a final s aside, begin a question word) ranks $factWordBonus higher; its activation stays the cosine.
-  WITH qWords, named, nameLength, at, r, fact, [w IN split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))),
+  WITH qWords, named, turns, nameLength, at, r, fact, [w IN split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))),
       '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE size(w) >= 4 |
                  left(CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
-  WITH named, nameLength, at, r, fact, [j IN range(0, size(qWords) - 1) WHERE any(st IN stems WHERE qWords[j] STARTS WITH st)] AS written
+  WITH named, turns, nameLength, at, r, fact, [j IN range(0, size(qWords) - 1) WHERE any(st IN stems WHERE qWords[j] STARTS WITH st)] AS written
   // Of a curated type, the distance in words from the name to the nearest question word of its predicate: in "genes
   // upregulated by the compounds that treat X" the hop at X is "treat", not "upregulated" (docs/statements.md#relation-seeds).
-  WITH named, r, fact, size(written) > 0 AS writes, CASE WHEN at IS NULL OR type(r) IN ['RELATED', 'SAME_AS'] THEN 0
+  WITH named, turns, r, fact, size(written) > 0 AS writes, CASE WHEN at IS NULL OR type(r) IN ['RELATED', 'SAME_AS'] THEN 0
       ELSE apoc.coll.min([j IN written WHERE j < at OR j >= at + nameLength | CASE WHEN j < at THEN at - j ELSE j - at - nameLength + 1 END]) END AS distance
-  WITH named, collect({r: r, fact: fact, writes: writes, distance: distance}) AS facts
-  WITH named, facts, apoc.coll.min([f IN facts WHERE f.writes AND f.distance > 0 | f.distance]) AS nearest
+  WITH named, turns, collect({r: r, fact: fact, writes: writes, distance: distance}) AS facts
+  WITH named, turns, facts, apoc.coll.min([f IN facts WHERE f.writes AND f.distance > 0 | f.distance]) AS nearest
   UNWIND facts AS f
-  RETURN collect({named: named, r: f.r, fact: f.fact, rank: f.fact + CASE WHEN $factWordBonus > 0 AND f.writes AND (f.distance = 0 OR f.distance = nearest)
+  RETURN collect({named: named, turns: turns, r: f.r, fact: f.fact, rank: f.fact + CASE WHEN $factWordBonus > 0 AND f.writes AND (f.distance = 0 OR f.distance =
+      nearest)
                                 THEN $factWordBonus ELSE 0.0 END}) AS namedFacts
 }
 // Relation seeds: the question's relation at each named entity is the curated relationship type whose facts there rank
@@ -139,19 +150,26 @@ CALL (namedFacts) {
 // facts of every walked type's index; the $factSeedK best facts seed both their entities.
 CALL (raw, namedFacts, relationFacts) {
   CALL (raw, namedFacts) {
+    // Each name's facts in rank order (entities of one name, a disease and a side effect, are one name): its first
+    // `turns` take turns with the other names' (each name's best, then each one's second...), so a name whose facts all
+    // rank below another's still seeds its hop (docs/statements.md#fact-seeds).
     UNWIND namedFacts AS f
-    // A fact between two named entities: at its better rank.
-    WITH f.r AS r, f.fact AS fact, max(f.rank) AS rank WHERE $factSeedK > 0
-    RETURN r, fact, rank
+    WITH f ORDER BY f.rank DESC, elementId(f.r)
+    WITH trim(apoc.text.regreplace(toLower(f.named.name), '[^\\p{L}\\p{N}]+', ' ')) AS name, collect(f) AS own
+    UNWIND range(0, size(own) - 1) AS i
+    // A fact between two named entities: at its better rank and its earlier turn.
+    WITH own[i].r AS r, own[i].fact AS fact, max(own[i].rank) AS rank, min(CASE WHEN i < own[i].turns THEN i ELSE $factSeedTurns END) AS turn
+    WHERE $factSeedK > 0
+    RETURN r, fact, rank, turn
     // UNION ALL: the two branches never both run (named entities, or none), and each gives a fact once. A
     // UNION would keep every row with the lists this subquery imports: out of memory at a named hub (docs/statements.md#hubs).
     UNION ALL
     UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.namedActivation > 0)] AS t
     CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship, score
     RETURN relationship AS r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor))
-        AS rank
+        AS rank, 0 AS turn
   }
-  WITH r, fact, rank ORDER BY rank DESC, elementId(r) LIMIT $factSeedK
+  WITH r, fact, rank ORDER BY turn, rank DESC, elementId(r) LIMIT $factSeedK
   WITH collect({r: r, fact: fact}) AS top
   UNWIND top + [x IN relationFacts WHERE none(t IN top WHERE t.r = x.r)] AS x
   WITH x.r AS r, x.fact AS fact WHERE x.fact >= $seedMinScore
@@ -353,13 +371,17 @@ CALL (topEntities, extraCandidates, named) {
   CALL (topEntities, named) {
     UNWIND topEntities AS t
     WITH t.node AS e, CASE WHEN t.node IN named THEN $namedPassageWeight * t.activation ELSE t.activation END AS a
-    WITH e, a * toFloat(COUNT { (e)<-[:MENTIONS]-(:Passage) }) ^ (-$hubExponent) AS weight
+    WITH e, a * toFloat(COUNT { (e)<-[:MENTIONS]-(:Passage) }) ^ (-$hubExponent) AS weight, trim(apoc.text.regreplace(toLower(e.name), '[^\\p{L}\\p{N}]+', ' '))
+        AS name
     // $filter: only passages of the documents it selects are candidates (the walk went everywhere).
     MATCH (e)<-[:MENTIONS]-(p:Passage) WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN ($filter.documentIds
         IS NULL OR p.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH
         (p)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE
         d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END
-    WITH p, sum(weight) AS g
+    // A passage titled by the entity's name (a trailing "(...)" aside) is about it: x (1 + $aboutWeight) (docs/statements.md#about).
+    WITH p, sum(weight * CASE WHEN $aboutWeight > 0 AND p.title IS NOT NULL
+        AND trim(apoc.text.regreplace(toLower(apoc.text.regreplace(p.title, '\\s*\\([^)]*\\)\\s*$', '')), '[^\\p{L}\\p{N}]+', ' ')) = name THEN 1.0 +
+            $aboutWeight ELSE 1.0 END) AS g
     WITH collect({p: p, id: p.id, g: g}) AS all
     RETURN [x IN apoc.coll.sortMulti(all, ['g', '^id'])[0..$candidateK] | {p: x.p, g: x.g}] AS graphSide
   }

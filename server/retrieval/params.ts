@@ -100,6 +100,13 @@ export const COMMON_PARAMS = {
     doc: "facts whose two entities become seeds, activation = the fact's cosine: a question that names entities is matched to their own facts, any other to the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) (0 = off)",
     brief: "facts whose two entities become seeds, at the fact's cosine (0 = off)",
   },
+  factSeedTurns: {
+    schema: int(0, 100),
+    // 2: a comparison's second name seeds its bridge too (bench/reports/devsets/fact-seed-turns-2026-12-04).
+    default: 2,
+    doc: "when the question names several entities, each one's first this many facts (in rank order) are taken in turns among the fact seeds (every name's best, then every name's second...) before the rest by rank, so one name's facts cannot fill all factSeedK places (0 = by rank alone)",
+    brief: "each named entity's first this many facts are taken in turns among the fact seeds (0 = by rank alone)",
+  },
   relationSeedK: {
     schema: int(0, 100),
     // 10: the two-layer probe and the Hetionet templates gain, 5 and 20 do no better; no effect without a curated graph (bench/reports/twolayer/2026-12-03-relation-seeds).
@@ -126,6 +133,13 @@ export const COMMON_PARAMS = {
     default: 0,
     doc: 'the entities the question names (name and caller seeds) score the passages that mention them with this share of their activation (gated, ppr), and ppr push pushes into those passages at this share of the link weight',
     brief: "share of a named seed's activation (and push link weight) given to passages naming it",
+  },
+  aboutWeight: {
+    schema: num(0, 10),
+    // 2: the passage about a bridge entity (a director's own page) above his other films' (bench/reports/devsets/fact-seed-turns-2026-12-04).
+    default: 2,
+    doc: "an entity scores a passage titled by its name (a trailing parenthesis aside: 'Jack Arnold (director)') with 1 + aboutWeight times its weight, the passage about it above the passages that only mention it (0 = off)",
+    brief: 'an entity scores the passage titled by its name x (1 + this) (0 = off)',
   },
   hubExponent: { schema: num(0, 2), default: 0.5, doc: 'entity weight is divided by (passages mentioning it) ^ hubExponent' },
   answerTypeWeight: {
@@ -318,6 +332,7 @@ export const VECTOR_PARAMS = {
   vectorSeedsWithNames: withoutPassages(COMMON_PARAMS.vectorSeedsWithNames),
   seedIds: withoutPassages(COMMON_PARAMS.seedIds),
   factSeedK: withoutPassages(COMMON_PARAMS.factSeedK),
+  factSeedTurns: withoutPassages(COMMON_PARAMS.factSeedTurns),
   factWordBonus: withoutPassages(COMMON_PARAMS.factWordBonus),
   relationSeedK: withoutPassages(COMMON_PARAMS.relationSeedK),
   topK,

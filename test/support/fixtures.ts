@@ -90,6 +90,17 @@ export function fixtureRetriever(driver: Driver, types: string[] = []): Retrieve
   });
 }
 
+/** A small fixture's entity maker: each name at cosine 0.05 to q, each description at `descCos` (or the default given here). */
+export function entityMaker(q: number[], rand: () => number, defaultDescCos = 0.3) {
+  return (id: string, name: string, type: string, descCos = defaultDescCos): FixtureEntity => ({
+    id,
+    name,
+    type,
+    embedding: withCosine(q, 0.05, rand),
+    descriptionEmbedding: withCosine(q, descCos, rand),
+  });
+}
+
 /** A unit vector with the given cosine to unit vector q, otherwise random (seeded). */
 export function withCosine(q: number[], cosine: number, rand: () => number): number[] {
   const r = randomUnit(rand, q.length);

@@ -10,11 +10,15 @@ export interface RefEntity {
   /** Where the question writes it, the nearest predicate word states its relation (defaultSeeds). */
   name?: string;
   type?: string;
+  /** Of the curated layer: its name counts as written as a name (nameSeeds, factSeedTurns). */
+  curated?: boolean;
   embedding: number[];
   descriptionEmbedding: number[] | null;
 }
 export interface RefPassage {
   id: string;
+  /** An entity scores the passage titled by its name (a trailing parenthesis aside) 1 + aboutWeight times (selectPassages). */
+  title?: string;
   embedding: number[];
   mentions: string[];
 }
@@ -122,6 +126,8 @@ export interface DefaultSeedParams {
   cosineFloor?: number;
   vectorSeedsWithNames: boolean;
   factSeedK: number;
+  /** Each named entity's first this many facts take turns before the rest by rank (0 or absent: by rank alone). */
+  factSeedTurns?: number;
   factWordBonus: number;
   /** At each named entity, its curated type with the best mean fact cosine seeds this many of its best facts (0 or absent: off). */
   relationSeedK?: number;
@@ -192,6 +198,32 @@ export function defaultSeeds(
       return [n, bonus] as const;
     }),
   );
+  const typeOf = new Map(g.entities.map((e) => [e.id, e.type ?? '']));
+  const turns = p.factSeedTurns ?? 0;
+  // A named entity's facts in rank order; its first `turns` take turns with the other names'. A value takes none, nor
+  // does a name the question does not write as one (a question with no capital past its first word writes only curated names).
+  const readForCase = capitalised(words(question).slice(1)).length > 0;
+  const written = (n: string) => readForCase || g.entities.some((e) => e.id === n && e.curated);
+  // Entities of one name are one name: their facts are ranked together.
+  const nameOf = (n: string) => padded(g.entities.find((e) => e.id === n)?.name ?? n);
+  const turnAt = new Map<RefRelation, number>();
+  for (const name of new Set(named.map(nameOf))) {
+    const own = named
+      .filter((n) => nameOf(n) === name)
+      .flatMap((n) =>
+        g.relations
+          .filter((r) => walked(r) && r.embedding && (r.from === n || r.to === n))
+          .map((r) => ({
+            r,
+            rank: calibrated(cosine(r.embedding!, q), floor) + (bonusAt.get(n)?.(r) ?? 0),
+            turns: LITERAL_TYPES.includes(typeOf.get(n) ?? '') || !written(n) ? 0 : turns,
+          })),
+      )
+      .sort((a, b) => b.rank - a.rank);
+    own.forEach((f, i) => {
+      turnAt.set(f.r, Math.min(turnAt.get(f.r) ?? turns, i < f.turns ? i : turns));
+    });
+  }
   const facts =
     p.factSeedK === 0
       ? []
@@ -201,10 +233,10 @@ export function defaultSeeds(
             .map((r) => {
               const fact = calibrated(cosine(r.embedding!, q), floor);
               const bonus = Math.max(...[r.from, r.to].flatMap((n) => bonusAt.get(n)?.(r) ?? []));
-              return { r, fact, rank: fact + bonus };
+              return { r, fact, rank: fact + bonus, turn: turnAt.get(r) ?? 0 };
             })
-        : factHits.filter((h) => walked(h.relation)).map((h) => ({ r: h.relation, fact: h.score, rank: h.score }));
-  const relationFacts: typeof facts = [];
+        : factHits.filter((h) => walked(h.relation)).map((h) => ({ r: h.relation, fact: h.score, rank: h.score, turn: 0 }));
+  const relationFacts: { r: RefRelation; fact: number; rank: number }[] = [];
   if ((p.relationSeedK ?? 0) > 0)
     for (const n of named) {
       const byType = new Map<string, { r: RefRelation; fact: number; rank: number }[]>();
@@ -225,9 +257,8 @@ export function defaultSeeds(
             .map((f) => ({ ...f, rank: f.fact })),
         );
     }
-  const top = facts.sort((a, b) => b.rank - a.rank).slice(0, p.factSeedK);
+  const top = facts.sort((a, b) => a.turn - b.turn || b.rank - a.rank).slice(0, p.factSeedK);
   const kept = [...top, ...relationFacts.filter((x) => !top.some((t) => t.r === x.r))].filter((f) => f.fact >= p.seedMinScore);
-  const typeOf = new Map(g.entities.map((e) => [e.id, e.type ?? '']));
   const factOf = new Map<string, number>();
   for (const f of kept)
     for (const id of [f.r.from, f.r.to])
@@ -370,6 +401,8 @@ export interface SelectParams {
   /** The entities the question names (name and caller seeds) and the share of their activation that scores passages. */
   named?: readonly string[];
   namedPassageWeight?: number;
+  /** An entity scores the passage titled by its name (a trailing "(...)" aside) 1 + aboutWeight times (0 or absent: off). */
+  aboutWeight?: number;
   /**
    * blend (default); rrf: reciprocal rank fusion of the graph's ranking and the text's (dense and
    * lexical fused by rank first); rrf3: of the graph, dense and lexical rankings.
@@ -404,11 +437,18 @@ export function selectPassages(
     for (const e of new Set(passage.mentions)) mentionedBy.set(e, [...(mentionedBy.get(e) ?? []), passage.id]);
   }
   const graphSide = new Map<string, number>();
+  const titleOf = new Map(g.passages.map((x) => [x.id, x.title]));
+  const nameOf = new Map(g.entities.map((e) => [e.id, e.name]));
+  const about = (pid: string, eid: string) => {
+    const title = titleOf.get(pid);
+    const name = nameOf.get(eid);
+    return (p.aboutWeight ?? 0) > 0 && title !== undefined && name !== undefined && padded(title.replace(/\s*\([^)]*\)\s*$/u, '')) === padded(name);
+  };
   for (const { id, activation } of top) {
     const ps = mentionedBy.get(id) ?? [];
     const share = p.named?.includes(id) ? (p.namedPassageWeight ?? 0) : 1;
     const weight = share * activation * ps.length ** -p.hubExponent;
-    for (const pid of ps) graphSide.set(pid, (graphSide.get(pid) ?? 0) + weight);
+    for (const pid of ps) graphSide.set(pid, (graphSide.get(pid) ?? 0) + weight * (about(pid, id) ? 1 + (p.aboutWeight ?? 0) : 1));
   }
   const graphCands = [...graphSide.entries()]
     .map(([id, gs]) => ({ id, g: gs }))

@@ -4,7 +4,7 @@ import { rng } from '../../../bench/lib/random.js';
 import type { Retriever } from '../../../server/retrieval/retriever.js';
 import type { Mode } from '../../../server/retrieval/params.js';
 import { TEST_DIM, randomUnit, testDriver } from '../../support/db.js';
-import { type FixtureGraph, withCosine, loadFixtureGraph, fixtureRetriever } from '../../support/fixtures.js';
+import { type FixtureGraph, entityMaker, withCosine, loadFixtureGraph, fixtureRetriever } from '../../support/fixtures.js';
 
 /**
  * Two passages about one compound the walk reaches from the disease the question names, each linked
@@ -20,13 +20,7 @@ import { type FixtureGraph, withCosine, loadFixtureGraph, fixtureRetriever } fro
  */
 const rand = rng(31);
 const q = randomUnit(rand, TEST_DIM);
-const ent = (id: string, name: string, type: string) => ({
-  id,
-  name,
-  type,
-  embedding: withCosine(q, 0.05, rand),
-  descriptionEmbedding: withCosine(q, 0.3, rand),
-});
+const ent = entityMaker(q, rand);
 const graph: FixtureGraph = {
   entities: [ent('d:mel', 'Melanoma', 'Disease'), ent('c:vem', 'Vemurafenib', 'Compound'), ent('g:braf', 'BRAF', 'Gene'), ent('s:rash', 'Rash', 'Side Effect')],
   passages: [

@@ -192,6 +192,94 @@ describe('fact seeds', () => {
     });
   });
 
+  test("factSeedTurns: each name's best facts take turns, so one name's facts cannot fill every place", async () => {
+    // Two names: Bone Cancer's facts (0.9, 0.8, 0.75...) all rank above Headache's one (Aspirin, 0.6). Relation seeds
+    // off (they would seed Headache's treats facts whatever the turns), and the word bonus (it ties Cisplatin's with the date's).
+    const both = 'Which compounds treat Bone Cancer or Headache?';
+    const seedsOf = async (params: Record<string, unknown>) =>
+      (await retriever.retrieve({ mode: 'gated', question: both, questionEmbedding: q, params: { relationSeedK: 0, factWordBonus: 0, ...params } })).seeds.map(
+        (s) => s.id,
+      );
+    // By rank alone the two places go to Bone Cancer's date fact and Cisplatin's.
+    expect(await seedsOf({ factSeedK: 2, factSeedTurns: 0 })).toEqual(expect.arrayContaining(['c:cis']));
+    expect(await seedsOf({ factSeedK: 2, factSeedTurns: 0 })).not.toContain('c:asp');
+    // In turns: each name's best first, Bone Cancer's date fact and Headache's Aspirin fact.
+    const turned = await seedsOf({ factSeedK: 2, factSeedTurns: 1 });
+    expect(turned).toContain('c:asp');
+    expect(turned).not.toContain('c:cis');
+    // A third place goes by rank: Cisplatin (0.8) before Methotrexate (0.75).
+    expect(await seedsOf({ factSeedK: 3, factSeedTurns: 1 })).toEqual(expect.arrayContaining(['c:asp', 'c:cis']));
+    for (const params of [
+      { factSeedK: 2, factSeedTurns: 1 },
+      { factSeedK: 3, factSeedTurns: 2 },
+    ]) {
+      const p = { ...defaultParams('gated'), relTypes: TYPES, relationSeedK: 0, factWordBonus: 0, ...params } as unknown as Parameters<typeof defaultSeeds>[5];
+      expect((await seedsOf(params)).sort()).toEqual(
+        defaultSeeds(ref, q, both, ['d:bone', 'd:head'], [], p)
+          .map((s) => s.id)
+          .sort(),
+      );
+    }
+  });
+
+  test('factSeedTurns: a name the question does not write as a name takes no turn', async () => {
+    // No capital past the first word: the names are matched, but not read for case ("Expression" in "... the
+    // expression of which genes?" would be one), so their facts compete by rank alone.
+    const lower = 'Which compounds treat bone cancer or headache?';
+    const r = await retriever.retrieve({
+      mode: 'gated',
+      question: lower,
+      questionEmbedding: q,
+      params: { factSeedK: 2, factSeedTurns: 1, relationSeedK: 0, factWordBonus: 0 },
+    });
+    const ids = r.seeds.map((s) => s.id);
+    expect(ids).toEqual(expect.arrayContaining(['d:bone', 'd:head', 'c:cis']));
+    expect(ids).not.toContain('c:asp');
+    const p = { ...defaultParams('gated'), relTypes: TYPES, factSeedK: 2, factSeedTurns: 1, relationSeedK: 0, factWordBonus: 0 } as unknown as Parameters<
+      typeof defaultSeeds
+    >[5];
+    expect([...ids].sort()).toEqual(
+      defaultSeeds(ref, q, lower, ['d:bone', 'd:head'], [], p)
+        .map((s) => s.id)
+        .sort(),
+    );
+  });
+
+  test('factSeedTurns: entities of one name (a disease and a side effect) are one name, their facts ranked together', async () => {
+    // A side effect also named Bone Cancer, with one fact (Aspirin, 0.6): as a second name it would take a turn.
+    await driver.executeQuery(
+      `CREATE (s:Entity {id: 's:bone', name: 'Bone Cancer', type: 'Side Effect', embedding: $e, descriptionEmbedding: $e})
+       WITH s MATCH (a:Entity {id: 'c:asp'}) CREATE (a)-[:TREATS_CtD {predicate: 'causes', embedding: $f}]->(s)`,
+      { e: withCosine(q, 0.05, rand), f: withCosine(q, 0.6, rand) },
+    );
+    try {
+      const r = await ask('gated', { factSeedK: 2, factSeedTurns: 1, relationSeedK: 0, factWordBonus: 0 });
+      const ids = r.seeds.map((s) => s.id);
+      expect(ids).toEqual(expect.arrayContaining(['d:bone', 's:bone', 'c:cis']));
+      expect(ids).not.toContain('c:asp');
+    } finally {
+      await driver.executeQuery("MATCH (s:Entity {id: 's:bone'}) DETACH DELETE s");
+    }
+  });
+
+  test('factSeedTurns: a named value (a date) takes no turn; its facts compete by rank', async () => {
+    // The caller names the date 1950 (its one fact, 0.9, is Bone Cancer's) and the question names Headache (Aspirin, 0.6).
+    const seedsOf = async (factSeedTurns: number) =>
+      (
+        await retriever.retrieve({
+          mode: 'gated',
+          question: 'Which compounds treat Headache?',
+          questionEmbedding: q,
+          params: { factSeedK: 1, factSeedTurns, relationSeedK: 0, factWordBonus: 0, seedIds: ['v:1950'] },
+        })
+      ).seeds.map((s) => s.id);
+    // By rank the date fact takes the one place and seeds Bone Cancer; in turns Headache's fact comes first.
+    expect(await seedsOf(0)).toContain('d:bone');
+    expect(await seedsOf(0)).not.toContain('c:asp');
+    expect(await seedsOf(1)).toContain('c:asp');
+    expect(await seedsOf(1)).not.toContain('d:bone');
+  });
+
   test('of two predicates the question writes, the one nearest the named entity is its relation there', async () => {
     // "treat" is four words before Bone Cancer, "localizes" one after: the hop at Bone Cancer is localizes, although
     // its facts look less like the question (0.3 against 0.8 and 0.75). With both words' bonus, treats would win.

@@ -53,7 +53,9 @@ function randomGraph(seed: number): { graph: FixtureGraph; q: number[] } {
   const passages = Array.from({ length: nP }, (_, i) => {
     const k = 1 + Math.floor(rand() * 4);
     const mentions = [...new Set(Array.from({ length: k }, () => entities[Math.floor(rand() * nE)].id))];
-    return { id: `p${String(i).padStart(3, '0')}`, title: `Passage ${i}`, text: `Text ${i}`, embedding: withCosine(q, -0.2 + rand() * 0.8, rand), mentions };
+    // Every fifth passage is about the first entity it mentions: titled by its name (aboutWeight).
+    const title = i % 5 === 0 ? `Entity ${Number(mentions[0].slice(1))} (thing)` : `Passage ${i}`;
+    return { id: `p${String(i).padStart(3, '0')}`, title, text: `Text ${i}`, embedding: withCosine(q, -0.2 + rand() * 0.8, rand), mentions };
   });
   const relations = [];
   const nR = 2 * nE + Math.floor(rand() * nE);
@@ -68,8 +70,8 @@ function randomGraph(seed: number): { graph: FixtureGraph; q: number[] } {
 }
 
 const toRef = (g: FixtureGraph): RefGraph => ({
-  entities: g.entities.map((e) => ({ id: e.id, embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding })),
-  passages: g.passages.map((p) => ({ id: p.id, embedding: p.embedding, mentions: p.mentions })),
+  entities: g.entities.map((e) => ({ id: e.id, name: e.name, embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding })),
+  passages: g.passages.map((p) => ({ id: p.id, title: p.title, embedding: p.embedding, mentions: p.mentions })),
   relations: g.relations.map((r) => ({ from: r.from, to: r.to, type: r.type, weight: r.weight })),
 });
 
@@ -108,6 +110,7 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     topK: 3 + Math.floor(rand() * 8),
     hubExponent: [0, 0.5, 1][Math.floor(rand() * 3)],
     relTypes: REL_TYPES,
+    aboutWeight: [0, 1, 2][Math.floor(rand() * 3)],
   };
   // The gated comparisons' shared settings: blend fusion, whose scores the reference computes exactly.
   const gatedBlend = { ...common, decay: 0.7, threshold: 0.01, graphWeight: 0.4, vectorWeight: 0.6, fusion: 'blend' as const };
