@@ -13,11 +13,12 @@ CALL (topEntities, extraCandidates, named) {
   CALL (topEntities, named) {
     UNWIND topEntities AS t
     WITH t.node AS e, CASE WHEN t.node IN named THEN $namedPassageWeight * t.activation ELSE t.activation END AS a
-    WITH e, a * toFloat(COUNT { (e)<-[:MENTIONS]-(:Passage) }) ^ (-$hubExponent) AS weight, {{WORDS(e.name)}} AS name
+    WITH e, a * toFloat(COUNT { (e)<-[:MENTIONS]-(:Passage) }) ^ (-$hubExponent) AS weight, {{WORDS(e.name)}} AS name, toLower(left(e.name, 2)) AS initials
     // $filter: only passages of the documents it selects are candidates (the walk went everywhere).
     MATCH (e)<-[:MENTIONS]-(p:Passage) WHERE {{IN_FILTER(p)}}
-    // A passage titled by the entity's name (a trailing "(...)" aside) is about it: x (1 + $aboutWeight) (docs/statements.md#about).
-    WITH p, sum(weight * CASE WHEN $aboutWeight > 0 AND p.title IS NOT NULL
+    // A passage titled by the entity's name (a trailing "(...)" aside) is about it: x (1 + $aboutWeight). The title's first
+    // two letters are compared first: a regular expression per pair costs (docs/statements.md#about).
+    WITH p, sum(weight * CASE WHEN $aboutWeight > 0 AND toLower(left(p.title, 2)) = initials
         AND {{WORDS(apoc.text.regreplace(p.title, '\\s*\\([^)]*\\)\\s*$', ''))}} = name THEN 1.0 + $aboutWeight ELSE 1.0 END) AS g
     WITH collect({p: p, id: p.id, g: g}) AS all
     RETURN [x IN apoc.coll.sortMulti(all, ['g', '^id'])[0..$candidateK] | {p: x.p, g: x.g}] AS graphSide

@@ -442,7 +442,14 @@ export function selectPassages(
   const about = (pid: string, eid: string) => {
     const title = titleOf.get(pid);
     const name = nameOf.get(eid);
-    return (p.aboutWeight ?? 0) > 0 && title !== undefined && name !== undefined && padded(title.replace(/\s*\([^)]*\)\s*$/u, '')) === padded(name);
+    // The statement compares the first two letters (case aside) before the words.
+    return (
+      (p.aboutWeight ?? 0) > 0 &&
+      title !== undefined &&
+      name !== undefined &&
+      title.slice(0, 2).toLowerCase() === name.slice(0, 2).toLowerCase() &&
+      padded(title.replace(/\s*\([^)]*\)\s*$/u, '')) === padded(name)
+    );
   };
   for (const { id, activation } of top) {
     const ps = mentionedBy.get(id) ?? [];
