@@ -52,28 +52,25 @@ CALL (vectorHits, named) {
 // fact seeds and the relation seeds below.
 CALL (raw) {
   WITH split({{WORDS(coalesce($question, ''))}}, ' ') AS qWords
-  UNWIND [s IN raw WHERE s.namedActivation > 0 AND ($factSeedK > 0 OR $relationSeedK > 0)] AS s
-  // The fact-seed turns a name takes: none for a value (a nationality, a date: its facts are every entity of that value)
-  // or a name the question does not write as one (docs/statements.md#fact-seeds).
-  WITH qWords, s.node AS named, CASE WHEN s.written AND NOT coalesce(s.node.type, '') IN {{LITERAL_TYPES}} THEN $factSeedTurns ELSE 0 END AS turns
+  UNWIND [s IN raw WHERE s.namedActivation > 0 AND ($factSeedK > 0 OR $relationSeedK > 0) | s.node] AS named
   // Where the question writes the entity's name (null for a caller's seed): the relation words nearest it are its hop.
-  WITH qWords, named, turns, split({{WORDS(named.name)}}, ' ') AS nameWords
-  WITH qWords, named, turns, size(nameWords) AS nameLength, [i IN range(0, size(qWords) - size(nameWords)) WHERE qWords[i..i + size(nameWords)] = nameWords][0] AS at
+  WITH qWords, named, split({{WORDS(named.name)}}, ' ') AS nameWords
+  WITH qWords, named, size(nameWords) AS nameLength, [i IN range(0, size(qWords) - size(nameWords)) WHERE qWords[i..i + size(nameWords)] = nameWords][0] AS at
   MATCH (named)-[r]-(:Entity) WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
-  WITH qWords, named, turns, nameLength, at, r, {{COS(r.embedding)}} AS fact
+  WITH qWords, named, nameLength, at, r, {{COS(r.embedding)}} AS fact
   // A named entity's fact whose predicate the question writes (a predicate word's first five letters,
   // a final s aside, begin a question word) ranks $factWordBonus higher; its activation stays the cosine.
-  WITH qWords, named, turns, nameLength, at, r, fact, [w IN split({{WORDS(coalesce(r.predicate, replace(type(r), '_', ' ')))}}, ' ') WHERE size(w) >= 4 |
+  WITH qWords, named, nameLength, at, r, fact, [w IN split({{WORDS(coalesce(r.predicate, replace(type(r), '_', ' ')))}}, ' ') WHERE size(w) >= 4 |
                  left({{SINGULAR(w)}}, 5)] AS stems
-  WITH named, turns, nameLength, at, r, fact, [j IN range(0, size(qWords) - 1) WHERE any(st IN stems WHERE qWords[j] STARTS WITH st)] AS written
+  WITH named, nameLength, at, r, fact, [j IN range(0, size(qWords) - 1) WHERE any(st IN stems WHERE qWords[j] STARTS WITH st)] AS written
   // Of a curated type, the distance in words from the name to the nearest question word of its predicate: in "genes
   // upregulated by the compounds that treat X" the hop at X is "treat", not "upregulated" (docs/statements.md#relation-seeds).
-  WITH named, turns, r, fact, size(written) > 0 AS writes, CASE WHEN at IS NULL OR type(r) IN {{TEXT_REL_TYPES}} THEN 0
+  WITH named, r, fact, size(written) > 0 AS writes, CASE WHEN at IS NULL OR type(r) IN {{TEXT_REL_TYPES}} THEN 0
       ELSE apoc.coll.min([j IN written WHERE j < at OR j >= at + nameLength | CASE WHEN j < at THEN at - j ELSE j - at - nameLength + 1 END]) END AS distance
-  WITH named, turns, collect({r: r, fact: fact, writes: writes, distance: distance}) AS facts
-  WITH named, turns, facts, apoc.coll.min([f IN facts WHERE f.writes AND f.distance > 0 | f.distance]) AS nearest
+  WITH named, collect({r: r, fact: fact, writes: writes, distance: distance}) AS facts
+  WITH named, facts, apoc.coll.min([f IN facts WHERE f.writes AND f.distance > 0 | f.distance]) AS nearest
   UNWIND facts AS f
-  RETURN collect({named: named, turns: turns, r: f.r, fact: f.fact, rank: f.fact + CASE WHEN $factWordBonus > 0 AND f.writes AND (f.distance = 0 OR f.distance = nearest)
+  RETURN collect({named: named, r: f.r, fact: f.fact, rank: f.fact + CASE WHEN $factWordBonus > 0 AND f.writes AND (f.distance = 0 OR f.distance = nearest)
                                 THEN $factWordBonus ELSE 0.0 END}) AS namedFacts
 }
 // Relation seeds: the question's relation at each named entity is the curated relationship type whose facts there rank
@@ -97,14 +94,17 @@ CALL (namedFacts) {
 CALL (raw, namedFacts, relationFacts) {
   CALL (raw, namedFacts) {
     // Each name's facts in rank order (entities of one name, a disease and a side effect, are one name): its first
-    // `turns` take turns with the other names' (each name's best, then each one's second...), so a name whose facts all
-    // rank below another's still seeds its hop (docs/statements.md#fact-seeds).
+    // $factSeedTurns take turns with the other names' (each name's best, then each one's second...), so a name whose facts
+    // all rank below another's still seeds its hop. No turn for a value (a nationality, a date: its facts are every
+    // entity of that value) or a name the question does not write as one (docs/statements.md#fact-seeds).
+    WITH [s IN raw WHERE s.namedActivation > 0 AND s.written AND NOT coalesce(s.node.type, '') IN {{LITERAL_TYPES}} | s.node] AS turning
     UNWIND namedFacts AS f
-    WITH f ORDER BY f.rank DESC, elementId(f.r)
-    WITH {{WORDS(f.named.name)}} AS name, collect(f) AS own
+    WITH turning, f ORDER BY f.rank DESC, elementId(f.r)
+    WITH turning, {{WORDS(f.named.name)}} AS name, collect(f) AS own
     UNWIND range(0, size(own) - 1) AS i
     // A fact between two named entities: at its better rank and its earlier turn.
-    WITH own[i].r AS r, own[i].fact AS fact, max(own[i].rank) AS rank, min(CASE WHEN i < own[i].turns THEN i ELSE $factSeedTurns END) AS turn
+    WITH own[i].r AS r, own[i].fact AS fact, max(own[i].rank) AS rank,
+         min(CASE WHEN i < $factSeedTurns AND own[i].named IN turning THEN i ELSE $factSeedTurns END) AS turn
     WHERE $factSeedK > 0
     RETURN r, fact, rank, turn
     // UNION ALL: the two branches never both run (named entities, or none), and each gives a fact once. A
