@@ -14,7 +14,6 @@
 // :param factSeedK => 5                     /* facts whose two entities become seeds, at the fact's cosine (0 = off) */;
 // :param factSeedTurns => 2                 /* each named entity's first this many facts are taken in turns among the fact seeds (0 = by rank alone) */;
 // :param factWordBonus => 0.1               /* rank bonus among fact seeds for a fact whose predicate the question writes (0 = off) */;
-// :param namedFactLimit => 5000             /* a named entity with more facts is matched through the fact indexes, not read in full */;
 // :param relationSeedK => 10                /* best facts of the question's relation (best mean rank) at a named curated entity that seed (0 = off) */;
 // :param topK => 10                         /* passages returned */;
 // :param relTypes => ['RELATED', 'SAME_AS'] /* relationship types walked between entities (server allow-list) */;
@@ -135,20 +134,7 @@ OPTIONAL CALL (ranked) {
     // Where the question writes the entity's name (null for a caller's seed): the relation words nearest it are its hop.
     WITH qWords, named, split(trim(apoc.text.regreplace(toLower(named.name), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS nameWords
     WITH qWords, named, size(nameWords) AS nameLength, [i IN range(0, size(qWords) - size(nameWords)) WHERE qWords[i..i + size(nameWords)] = nameWords][0] AS at
-    // A named hub (more than $namedFactLimit facts, counted from the store) is not read in full: its facts are those among
-    // each of its types' $namedFactLimit nearest facts in the type's index (docs/statements.md#hubs).
-    WITH qWords, named, nameLength, at, [t IN $relTypes WHERE t <> 'SAME_AS'] AS factTypes
-    CALL (named, factTypes) {
-      WITH named WHERE apoc.node.degree(named, apoc.text.join(factTypes, '|')) <= $namedFactLimit
-      MATCH (named)-[r]-(:Entity) WHERE type(r) IN factTypes AND r.embedding IS NOT NULL
-      RETURN r
-      UNION ALL
-      WITH named WHERE apoc.node.degree(named, apoc.text.join(factTypes, '|')) > $namedFactLimit
-      UNWIND [t IN apoc.node.relationship.types(named) WHERE t IN factTypes] AS t
-      CALL db.index.vector.queryRelationships('fact_' + t, $namedFactLimit, $questionEmbedding) YIELD relationship
-      WITH named, relationship AS r WHERE startNode(r) = named OR endNode(r) = named
-      RETURN r
-    }
+    MATCH (named)-[r]-(:Entity) WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
     WITH qWords, named, nameLength, at, r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS
         fact
     // A named entity's fact whose predicate the question writes (a predicate word's first five letters,

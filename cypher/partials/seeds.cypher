@@ -56,20 +56,7 @@ CALL (raw) {
   // Where the question writes the entity's name (null for a caller's seed): the relation words nearest it are its hop.
   WITH qWords, named, split({{WORDS(named.name)}}, ' ') AS nameWords
   WITH qWords, named, size(nameWords) AS nameLength, [i IN range(0, size(qWords) - size(nameWords)) WHERE qWords[i..i + size(nameWords)] = nameWords][0] AS at
-  // A named hub (more than $namedFactLimit facts, counted from the store) is not read in full: its facts are those among
-  // each of its types' $namedFactLimit nearest facts in the type's index (docs/statements.md#hubs).
-  WITH qWords, named, nameLength, at, [t IN $relTypes WHERE t <> 'SAME_AS'] AS factTypes
-  CALL (named, factTypes) {
-    WITH named WHERE apoc.node.degree(named, apoc.text.join(factTypes, '|')) <= $namedFactLimit
-    MATCH (named)-[r]-(:Entity) WHERE type(r) IN factTypes AND r.embedding IS NOT NULL
-    RETURN r
-    UNION ALL
-    WITH named WHERE apoc.node.degree(named, apoc.text.join(factTypes, '|')) > $namedFactLimit
-    UNWIND [t IN apoc.node.relationship.types(named) WHERE t IN factTypes] AS t
-    CALL db.index.vector.queryRelationships('fact_' + t, $namedFactLimit, $questionEmbedding) YIELD relationship
-    WITH named, relationship AS r WHERE startNode(r) = named OR endNode(r) = named
-    RETURN r
-  }
+  MATCH (named)-[r]-(:Entity) WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
   WITH qWords, named, nameLength, at, r, {{COS(r.embedding)}} AS fact
   // A named entity's fact whose predicate the question writes (a predicate word's first five letters,
   // a final s aside, begin a question word) ranks $factWordBonus higher; its activation stays the cosine.

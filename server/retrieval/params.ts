@@ -114,12 +114,6 @@ export const COMMON_PARAMS = {
     doc: "at each curated entity the question names, its relationship type whose facts rank highest on average (cosine to the question, plus factWordBonus; the question's relation there) seeds the other ends of that type's this many best facts, at their cosines, beside the fact seeds (0 = off)",
     brief: "best facts of the question's relation (best mean rank) at a named curated entity that seed (0 = off)",
   },
-  namedFactLimit: {
-    schema: int(50, 100000),
-    default: 5000,
-    doc: "an entity the question names with more facts than this over the walked types (a hub) is not read in full for its fact seeds: its facts are those among each of its types' namedFactLimit nearest facts in that type's fact index",
-    brief: 'a named entity with more facts is matched through the fact indexes, not read in full',
-  },
   factWordBonus: {
     schema: num(0, 1),
     // 0.1: a question's relation word picks its facts over look-alikes (bench/reports/twolayer/2026-12-01-words).
@@ -340,7 +334,6 @@ export const VECTOR_PARAMS = {
   factSeedK: withoutPassages(COMMON_PARAMS.factSeedK),
   factSeedTurns: withoutPassages(COMMON_PARAMS.factSeedTurns),
   factWordBonus: withoutPassages(COMMON_PARAMS.factWordBonus),
-  namedFactLimit: withoutPassages(COMMON_PARAMS.namedFactLimit),
   relationSeedK: withoutPassages(COMMON_PARAMS.relationSeedK),
   topK,
   relTypes,

@@ -349,35 +349,4 @@ describe('fact seeds', () => {
       await driver.executeQuery("MATCH (x:Entity) WHERE x.id STARTS WITH 'h:' DETACH DELETE x");
     }
   }, 300_000);
-
-  test('a named hub over namedFactLimit is matched through the fact index: the same fact seeds as reading it in full', async () => {
-    // 300 facts far from the question and three near it; a limit of 60 sends the hub through the index.
-    const far = Array.from({ length: 300 }, () => withCosine(q, 0.2, rand));
-    const near = [0.9, 0.85, 0.8].map((c) => withCosine(q, c, rand));
-    await driver.executeQuery(
-      `CREATE (h:Entity {id: 'h:hub', name: 'Hubert Hubble', type: 'Person', embedding: $e, descriptionEmbedding: $e})
-       WITH h UNWIND range(0, size($vectors) - 1) AS i
-       CREATE (h)-[:RELATED {predicate: 'knows', embedding: $vectors[i]}]->(:Entity {id: 'h:' + i, name: 'Hub Friend ' + i, type: 'Person'})`,
-      { e: withCosine(q, 0.1, rand), vectors: [...far, ...near] },
-    );
-    try {
-      const factSeeds = async (namedFactLimit: number) => {
-        const r = await retriever.retrieve({
-          mode: 'gated',
-          question: 'Whom does Hubert Hubble know?',
-          questionEmbedding: q,
-          params: { namedFactLimit, factSeedK: 3 },
-        });
-        return r.seeds
-          .filter((s) => s.sources.includes('fact') && s.id !== 'h:hub')
-          .map((s) => s.id)
-          .sort();
-      };
-      const nearIds = ['h:300', 'h:301', 'h:302'];
-      expect(await factSeeds(100_000)).toEqual(nearIds);
-      expect(await factSeeds(60)).toEqual(nearIds);
-    } finally {
-      await driver.executeQuery("MATCH (x:Entity) WHERE x.id STARTS WITH 'h:' DETACH DELETE x");
-    }
-  }, 300_000);
 });
