@@ -259,8 +259,11 @@ CALL (entityGroups, entitySeeds, passageSeeds, seeds) {
         ($filter.documentIds IS NULL OR node_.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH
         (node_)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {}))
         WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END
-    ORDER BY score DESC, nodeId LIMIT ($entityK + $candidateK) * 4
-    RETURN gds.util.asNode(nodeId) AS n, score
+    // The best as a sorted list, not by ORDER BY ... LIMIT: around a named hub the walk reaches most of the graph, and that
+    // sort's rows, counted with what they carry, passed db.memory.transaction.max at 100 k passages (docs/statements.md#sorting).
+    WITH collect({id: nodeId, score: score}) AS reached
+    UNWIND apoc.coll.sortMulti(reached, ['score', '^id'])[0..($entityK + $candidateK) * 4] AS top
+    RETURN gds.util.asNode(top.id) AS n, top.score AS score
   }
   // $gateScores: an entity's score times the gated mode's gate, max(0, cos(its
   // description embedding, question)), or for a fact seed its fact's cosine when

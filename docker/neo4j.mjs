@@ -8,7 +8,8 @@
 // NEO4J_PASSWORD, NEO4J_BOLT_PORT, NEO4J_HTTP_PORT, NEO4J_HEAP, NEO4J_PAGECACHE,
 // NEO4J_DATA_DIR, NEO4J_JAVA_HOME, NEO4J_JVM_OPTS, NEO4J_CDS, NEO4J_START_TIMEOUT (seconds a start may
 // take, default 180), NEO4J_VECTOR_BUFFER_MB (each vector index's RAM buffer while it is
-// built), NEO4J_TRANSACTION_MAX (the memory one transaction may use, default half the heap),
+// built), NEO4J_VECTOR_MERGE_FACTOR (segments of one size a vector index merges while it is built),
+// NEO4J_TRANSACTION_MAX (the memory one transaction may use, default half the heap),
 // NEO4J_TRANSACTION_TOTAL_MAX (the memory all transactions together may use, default 70 % of it).
 // Plain JavaScript so it runs before `npm ci` has built anything except neo4j-driver.
 import { spawn, spawnSync } from 'node:child_process';
@@ -27,10 +28,10 @@ class LauncherError extends Error {}
 
 // Same defaults and ranges as server/config.ts's schema; empty = unset.
 const env = (name, def) => process.env[name] || def;
-function positive(name, def, unit, max) {
+function positive(name, def, unit, max, min = 1) {
   const raw = env(name, String(def));
-  if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
-    throw new LauncherError(`${name} must be a whole number of ${unit} in [1, ${max}], got "${raw}"`);
+  if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new LauncherError(`${name} must be a whole number of ${unit} in [${min}, ${max}], got "${raw}"`);
   }
   return Number(raw);
 }
@@ -53,6 +54,7 @@ try {
     dataDir: path.resolve(root, env('NEO4J_DATA_DIR', '.data/neo4j')),
     startTimeoutMs: 1000 * positive('NEO4J_START_TIMEOUT', 180, 'seconds', 86400),
     vectorBufferMb: positive('NEO4J_VECTOR_BUFFER_MB', 1, 'MB', 65536),
+    vectorMergeFactor: positive('NEO4J_VECTOR_MERGE_FACTOR', 1000, 'segments', 100000, 2),
     transactionMax: env('NEO4J_TRANSACTION_MAX', ''),
     transactionTotalMax: env('NEO4J_TRANSACTION_TOTAL_MAX', ''),
   };
@@ -243,6 +245,9 @@ function writeConf() {
       // A vector index being built flushes a Lucene segment each time this buffer fills, and a search
       // visits every segment (docs/scale.md#vector-index-segments).
       `internal.dbms.index.vector.population_ram_buffer_size=${cfg.vectorBufferMb}`,
+      // Neo4j builds a vector index merging nothing (1000) and merges at 50 once it is online, so the first write after a
+      // large build merges hundreds of segments; 50 merges them during the build (docs/scale.md#vector-index-segments).
+      `internal.dbms.index.vector.population_merge_factor=${cfg.vectorMergeFactor}`,
       '',
     ].join('\n'),
   );
@@ -408,6 +413,8 @@ NEO4J_JAVA_HOME (the JDK to run on; empty: the newest JDK 17+ in /usr/lib/jvm, e
 NEO4J_CDS (true: keep a JVM class-data archive in NEO4J_DATA_DIR/jvm, written at the first stop, so later
 starts serve and plan sooner), NEO4J_JVM_OPTS (extra JVM options, space-separated; empty),
 NEO4J_VECTOR_BUFFER_MB (MB each vector index buffers while it is built: 1, Neo4j's default; docs/scale.md),
+NEO4J_VECTOR_MERGE_FACTOR (segments of one size a vector index merges into one while it is built: 1000, Neo4j's
+own, which leaves the merges to the first write; 50 merges as Neo4j does once the index is online; docs/scale.md),
 NEO4J_TRANSACTION_MAX (memory one transaction may use, e.g. 512m; empty: half of NEO4J_HEAP),
 NEO4J_TRANSACTION_TOTAL_MAX (memory all transactions together may use; empty: Neo4j's 70 % of NEO4J_HEAP).`;
 

@@ -100,6 +100,10 @@ export const envSchema = z.object({
     int(1, 65536).default('1'),
     'embedded Neo4j: MB of RAM each vector index buffers while it is built; each full buffer becomes a Lucene segment, and a search visits every segment',
   ),
+  NEO4J_VECTOR_MERGE_FACTOR: doc(
+    int(2, 100000).default('1000'),
+    "embedded Neo4j: segments of one size a vector index merges into one while it is built (1000, Neo4j's own, merges nothing then, and the first write after a large build merges them; 50 merges as Neo4j does once the index is online)",
+  ),
   NEO4J_TRANSACTION_MAX: doc(
     z.union([z.literal(''), size]).default(''),
     'embedded Neo4j: memory one transaction may use (db.memory.transaction.max); a request over it answers 400 (retrieval) or 413 (a write); empty: half of NEO4J_HEAP',
