@@ -259,7 +259,7 @@ CALL (entityGroups, entitySeeds, passageSeeds, seeds) {
         ($filter.documentIds IS NULL OR node_.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH
         (node_)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {}))
         WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END
-    // The best as a sorted list, not by ORDER BY ... LIMIT: around a named hub the walk reaches most of the graph, and that
+    // The best as a sorted list, not by ORDER BY ... LIMIT: from a named hub PageRank reaches most of the graph, and that
     // sort's rows, counted with what they carry, passed db.memory.transaction.max at 100 k passages (docs/statements.md#sorting).
     WITH collect({id: nodeId, score: score}) AS reached
     UNWIND apoc.coll.sortMulti(reached, ['score', '^id'])[0..($entityK + $candidateK) * 4] AS top

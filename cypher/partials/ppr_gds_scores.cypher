@@ -13,7 +13,7 @@ WITH nodeId, sum(w * score) AS score WHERE score > 0
 // $filter: a passage outside it is no candidate (its node is read only when a filter is set).
 WITH nodeId, score, CASE WHEN {{FILTERED}} THEN gds.util.asNode(nodeId) END AS node_
 WHERE node_ IS NULL OR NOT node_:Passage OR {{IN_FILTER(node_)}}
-// The best as a sorted list, not by ORDER BY ... LIMIT: around a named hub the walk reaches most of the graph, and that
+// The best as a sorted list, not by ORDER BY ... LIMIT: from a named hub PageRank reaches most of the graph, and that
 // sort's rows, counted with what they carry, passed db.memory.transaction.max at 100 k passages (docs/statements.md#sorting).
 WITH collect({id: nodeId, score: score}) AS reached
 UNWIND apoc.coll.sortMulti(reached, ['score', '^id'])[0..($entityK + $candidateK) * 4] AS top
