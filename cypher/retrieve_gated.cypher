@@ -40,7 +40,7 @@
 // :param gate => true                       /* multiply each hop by max(0, cos(neighbour's description, question)), false = ungated */;
 // :param frontier => 100                    /* per step, at most this many sources spread and this many nodes receive */;
 // :param degreeDiscount => 1                /* a source's outflow is divided by its degree ^ this (hub damping, 0 = off) */;
-// :param spreadEpsilon => 0.0001            /* a source spreads only when its share per neighbour exceeds this (0 = off) */;
+// :param spreadEpsilon => 0.001             /* a source spreads only when its share per neighbour exceeds this (0 = off) */;
 // :param trace => false                     /* also return the trace of each step (explain: true sets it) */;
 // This file walks at most 3 steps; a larger $steps is refused here (the server runs retrieve_gated_deep.cypher for it).
 CALL apoc.util.validate($steps > 3, 'this file walks at most 3 steps, $steps is %d: run retrieve_gated_deep.cypher', [$steps])

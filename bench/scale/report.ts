@@ -61,7 +61,7 @@ export function writeScaleReport(out: string, rows: SizeResult[], model: MemoryM
     '',
     ...(rows.some((r) => r.gds)
       ? [
-          "## ppr's GDS engine (its in-memory projection, built once per size; latency interleaved with the rest)",
+          "## ppr's GDS engine (its in-memory projection, built once per size; latency measured after the other modes)",
           '',
           '| passages | projected nodes | projected relationships | projection build s | projection MB | ppr (gds) p50 / p95 ms | ppr (gds) / bare |',
           '|---|---|---|---|---|---|---|',
