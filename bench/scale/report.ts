@@ -27,7 +27,7 @@ export function writeScaleReport(out: string, rows: SizeResult[], model: MemoryM
     `# Scale benchmark: ${rows.map((r) => int(r.passages)).join(', ')} passages`,
     '',
     `Date: ${new Date().toISOString().slice(0, 10)}. Commit: ${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain') ? ' (with uncommitted changes)' : ''}.`,
-    `Command: \`npm run bench:scale -- ${run.argv.join(' ')}\` (bulk path: ${run.bulk}; ${run.questions} questions after ${run.warmup} warm-up, interleaved with the bare query, rotating order${run.argv.includes('--no-gds') ? '' : `; ppr's GDS engine afterwards, on the first ${run.gdsQuestions}`}).`,
+    `Command: \`npm run bench:scale -- ${run.argv.join(' ')}\` (bulk path: ${run.bulk}; ${run.questions} questions after ${run.warmup} warm-up, interleaved with the bare query, rotating order${rows.some((r) => r.gds) ? `; ppr's GDS engine afterwards, on the first ${run.gdsQuestions}` : ''}).`,
     `Machine: ${(spawnSync('nproc', { encoding: 'utf8' }).stdout || '?').trim()} cores shared with other work; Neo4j heap ${process.env.NEO4J_HEAP || '6g'}, page cache ${process.env.NEO4J_PAGECACHE || '5g'}.`,
     '',
     '## Latency (client side, Bolt round trip included; p50 / p95 ms; ratio = p50 / bare p50)',
