@@ -21,7 +21,8 @@ let browser: Browser;
 /**
  * The demo question's two hops in miniature (Buyende is in Uganda; Winnie Kiiza
  * led the opposition in Uganda's parliament), embedded with the hash embedder
- * the test server uses, with a look-alike from Jamaica and some neighbours.
+ * the test server uses, with a look-alike from Jamaica and some neighbours. Five passages, all of them drawn: the
+ * hash embedder ranks by shared words, not meaning, and a sixth ranked the two-hop passage out of the page's five.
  */
 async function demoGraph(): Promise<FixtureGraph> {
   const entity = async (id: string, name: string, description: string) => {
@@ -57,7 +58,6 @@ async function demoGraph(): Promise<FixtureGraph> {
       ),
       await passage('dp-parliament', 'Parliament of Uganda', 'The Parliament of Uganda is the legislature of the country.', ['d-parliament', 'd-uganda']),
       await passage('dp-busoga', 'Busoga', 'Busoga is a traditional kingdom in the east of Uganda.', ['d-busoga', 'd-uganda']),
-      await passage('dp-kamuli', 'Kamuli District', 'Kamuli District borders Buyende District to the north.', ['d-kamuli', 'd-buyende']),
       await passage('dp-jamaica', 'Leader of the Opposition (Jamaica)', 'The current Leader of the Opposition of Jamaica is Mark Golding.', [
         'd-golding',
         'd-jamaica',
@@ -261,6 +261,8 @@ describe('the graph view, on the demo question', () => {
       (p: { passageId?: string; relationships: unknown[] }) => drawnIds.includes(p.passageId) && p.relationships.length > 0,
     );
     const path = walked.reduce((a: any, b: any) => (b.relationships.length > a.relationships.length ? b : a));
+    // The demo's two hops: Winnie Kiiza's passage, reached from Buyende through Uganda and its parliament.
+    expect(path.relationships.length).toBeGreaterThanOrEqual(2);
     const targetId: string = path.passageId;
     const targetTitle: string = api.gated.passages.find((x: { id: string }) => x.id === targetId).title;
     expect(path.nodes[0].name).toBe('Buyende');
