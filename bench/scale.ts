@@ -9,7 +9,8 @@
  *                          [--ingest 1000] [--ingest-corpus bench/data/2wikimultihopqa/corpus.jsonl]
  *
  * Each size gets its own embedded Neo4j in .data/neo4j-scale-<size> (bolt SCALE_BOLT_PORT,
- * default 20687; NEO4J_HEAP / NEO4J_PAGECACHE, default 6g / 5g), started for that size and
+ * default 20687; NEO4J_HEAP / NEO4J_PAGECACHE, default 6g / 5g; NEO4J_INDEX_MAX_MERGE_MB, default 4, as
+ * docs/scale.md advises for a bulk-built graph), started for that size and
  * stopped after it; --reuse keeps a graph built with the same settings. Writes DIR/summary.json,
  * DIR/model.json (memory and disk model, projections), DIR/p50.svg and DIR/README.md.
  * --ingest N then ingests a real corpus's first N documents the ordinary way into each size's
@@ -87,6 +88,8 @@ function neo4jEnv(dataDir: string) {
     NEO4J_PASSWORD: SCALE_PASSWORD,
     NEO4J_HEAP: process.env.NEO4J_HEAP || '6g',
     NEO4J_PAGECACHE: process.env.NEO4J_PAGECACHE || '5g',
+    // Writes (the --ingest) leave the build's vector index segments (5-10 MB each) unmerged (docs/scale.md).
+    NEO4J_INDEX_MAX_MERGE_MB: process.env.NEO4J_INDEX_MAX_MERGE_MB || '4',
   };
 }
 function db(cmd: 'start' | 'stop', dataDir: string) {

@@ -9,6 +9,7 @@
 // NEO4J_DATA_DIR, NEO4J_JAVA_HOME, NEO4J_JVM_OPTS, NEO4J_CDS, NEO4J_START_TIMEOUT (seconds a start may
 // take, default 180), NEO4J_VECTOR_BUFFER_MB (each vector index's RAM buffer while it is
 // built), NEO4J_VECTOR_MERGE_FACTOR (segments of one size a vector index merges while it is built),
+// NEO4J_INDEX_MAX_MERGE_MB (index segments of at least this size are never merged by a write),
 // NEO4J_TRANSACTION_MAX (the memory one transaction may use, default half the heap),
 // NEO4J_TRANSACTION_TOTAL_MAX (the memory all transactions together may use, default 70 % of it).
 // Plain JavaScript so it runs before `npm ci` has built anything except neo4j-driver.
@@ -55,6 +56,7 @@ try {
     startTimeoutMs: 1000 * positive('NEO4J_START_TIMEOUT', 180, 'seconds', 86400),
     vectorBufferMb: positive('NEO4J_VECTOR_BUFFER_MB', 1, 'MB', 65536),
     vectorMergeFactor: positive('NEO4J_VECTOR_MERGE_FACTOR', 1000, 'segments', 100000, 2),
+    indexMaxMergeMb: positive('NEO4J_INDEX_MAX_MERGE_MB', 2048, 'MB', 65536),
     transactionMax: env('NEO4J_TRANSACTION_MAX', ''),
     transactionTotalMax: env('NEO4J_TRANSACTION_TOTAL_MAX', ''),
   };
@@ -248,6 +250,9 @@ function writeConf() {
       // Neo4j builds a vector index merging nothing (1000) and merges at 50 once it is online, so the first write after a
       // large build merges hundreds of segments; 50 merges them during the build (docs/scale.md#vector-index-segments).
       `internal.dbms.index.vector.population_merge_factor=${cfg.vectorMergeFactor}`,
+      // A write merges only segments smaller than this (Lucene's maxMergeMB, every index). Below the size of a large
+      // build's segments, that first write merges none of them (docs/scale.md#vector-index-segments).
+      `internal.dbms.index.lucene.max_merge=${cfg.indexMaxMergeMb}`,
       '',
     ].join('\n'),
   );
@@ -415,6 +420,8 @@ starts serve and plan sooner), NEO4J_JVM_OPTS (extra JVM options, space-separate
 NEO4J_VECTOR_BUFFER_MB (MB each vector index buffers while it is built: 1, Neo4j's default; docs/scale.md),
 NEO4J_VECTOR_MERGE_FACTOR (segments of one size a vector index merges into one while it is built: 1000, Neo4j's
 own, which leaves the merges to the first write; 50 merges as Neo4j does once the index is online; docs/scale.md),
+NEO4J_INDEX_MAX_MERGE_MB (index segments of at least this many MB are never merged by a write: 2048, Neo4j's own;
+below a large build's segment size, the first write after it merges none of them; docs/scale.md),
 NEO4J_TRANSACTION_MAX (memory one transaction may use, e.g. 512m; empty: half of NEO4J_HEAP),
 NEO4J_TRANSACTION_TOTAL_MAX (memory all transactions together may use; empty: Neo4j's 70 % of NEO4J_HEAP).`;
 

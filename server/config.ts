@@ -104,6 +104,10 @@ export const envSchema = z.object({
     int(2, 100000).default('1000'),
     "embedded Neo4j: segments of one size a vector index merges into one while it is built (1000, Neo4j's own, merges nothing then, and the first write after a large build merges them; 50 merges as Neo4j does once the index is online)",
   ),
+  NEO4J_INDEX_MAX_MERGE_MB: doc(
+    int(1, 65536).default('2048'),
+    "embedded Neo4j: index segments of at least this many MB are never merged by a write (Lucene's maxMergeMB, Neo4j's own 2048); an offline import's vector indexes are built as hundreds of segments of about 8 MB, and below that size the first write after the build merges none of them instead of waiting for all of them (docs/scale.md)",
+  ),
   NEO4J_TRANSACTION_MAX: doc(
     z.union([z.literal(''), size]).default(''),
     'embedded Neo4j: memory one transaction may use (db.memory.transaction.max); a request over it answers 400 (retrieval) or 413 (a write); empty: half of NEO4J_HEAP',
