@@ -35,7 +35,7 @@ import { percentile } from './lib/metrics.js';
 import { loadBaseVectors } from './scale/base-vectors.js';
 import { SCALE_BOLT, SCALE_PASSWORD, connectScale, scaleRetriever } from './scale/connection.js';
 import { generateScaleGraph, type ScaleGraph } from './scale/generate.js';
-import { memoryModel, storeSizes } from './scale/model.js';
+import { memoryModel, storeSizes, vectorSegments } from './scale/model.js';
 import { writeScaleReport } from './scale/report.js';
 import { ingestAtScale } from './scale/ingest.js';
 import type { BuildFigures, GdsFigures, IngestFigures, Latency, SizeResult } from './scale/types.js';
@@ -275,6 +275,11 @@ async function main() {
       )
     ).records[0].toObject() as Record<string, number>;
     for (const k of Object.keys(counts)) counts[k] = Number(counts[k]);
+    const indexIds = Object.fromEntries(
+      (await store.read('SHOW VECTOR INDEXES YIELD id, name')).records.map((x) => [String(x.get('id')), x.get('name') as string]),
+    );
+    const segments = () => vectorSegments(path.join(ROOT, dataDir), indexIds);
+    const builtSegments = segments();
     const gds = values['no-gds'] ? null : await project(store, graph);
     const latency = await measure(store, graph, gds !== null);
     // Printed now: an --ingest that is stopped must not take this size's latency with it.
@@ -306,6 +311,7 @@ async function main() {
       gds,
       generated: { facts: graph.facts, curatedEdges: graph.curatedEdges, curatedEntities: graph.curatedEntities, topDegrees: graph.topDegrees },
       ...(ingest ? { ingest } : {}),
+      vector_segments: { built: builtSegments, ...(ingest ? { after_ingest: segments() } : {}) },
     };
     results.push(r);
     // Written after every size, so a run stopped at a larger size keeps the smaller ones.

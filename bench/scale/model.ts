@@ -42,6 +42,25 @@ export function storeSizes(dataDir: string): StoreSizes {
   return s;
 }
 
+/**
+ * Lucene segments per vector index (its `.si` files), by index name: a search visits every segment, and
+ * a write may merge them (docs/scale.md#vector-index-segments). `ids` maps each index's id (its folder
+ * under schema/index/vector-*) to its name, as SHOW VECTOR INDEXES gives them. Largest first.
+ */
+export function vectorSegments(dataDir: string, ids: Record<string, string>): Record<string, number> {
+  const root = path.join(dataDir, 'data', 'databases', 'neo4j', 'schema', 'index');
+  const counts: [string, number][] = [];
+  for (const provider of fs.existsSync(root) ? fs.readdirSync(root).filter((d) => d.startsWith('vector')) : []) {
+    for (const id of fs.readdirSync(path.join(root, provider))) {
+      if (!(id in ids)) continue;
+      let n = 0;
+      walk(path.join(root, provider, id), (f) => (n += f.endsWith('.si') ? 1 : 0));
+      counts.push([ids[id], n]);
+    }
+  }
+  return Object.fromEntries(counts.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+}
+
 interface Measured {
   passages: number;
   entities: number;

@@ -93,6 +93,18 @@ export function writeScaleReport(out: string, rows: SizeResult[], model: MemoryM
                   .join(', ')} | ${int(r.ingest!.rss_growth_mb)} |`,
             ),
           '',
+          'Lucene segments of the vector indexes the ingest writes, as built and after it (a search visits each; a write may merge them):',
+          '',
+          ...rows
+            .filter((r) => r.ingest && r.vector_segments)
+            .map(
+              (r) =>
+                `- ${int(r.passages)}: ${Object.entries(r.vector_segments!.built)
+                  .filter(([name]) => ['passage_embedding', 'entity_embedding', 'fact_RELATED'].includes(name))
+                  .map(([name, n]) => `\`${name}\` ${n} -> ${r.vector_segments!.after_ingest?.[name] ?? '-'}`)
+                  .join(', ')}`,
+            ),
+          '',
         ]
       : []),
     '## Memory and disk model (model.json)',

@@ -44,6 +44,8 @@ export interface SizeResult extends Latency {
   generated: { facts: number; curatedEdges: number; curatedEntities: number; topDegrees: number[] };
   /** --ingest: the same real passages ingested the ordinary way into this size's graph. */
   ingest?: IngestFigures;
+  /** Lucene segments of each vector index, before the questions and after the --ingest. */
+  vector_segments?: { built: Record<string, number>; after_ingest?: Record<string, number> };
 }
 
 /** The ordinary text ingest of a real corpus's first passages into a generated graph (bench/scale/ingest.ts). */
