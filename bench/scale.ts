@@ -33,7 +33,7 @@ import { rowsPerSecond } from '../server/ingest/import/types.js';
 import type { Mode } from '../server/retrieval/params.js';
 import { percentile } from './lib/metrics.js';
 import { loadBaseVectors } from './scale/base-vectors.js';
-import { SCALE_BOLT, SCALE_PASSWORD, connectScale, scaleRetriever } from './scale/connection.js';
+import { SCALE_BOLT, SCALE_NEO4J, SCALE_PASSWORD, connectScale, scaleRetriever } from './scale/connection.js';
 import { generateScaleGraph, type ScaleGraph } from './scale/generate.js';
 import { memoryModel, storeSizes, vectorSegments } from './scale/model.js';
 import { writeScaleReport } from './scale/report.js';
@@ -86,10 +86,7 @@ function neo4jEnv(dataDir: string) {
     NEO4J_HTTP_PORT: String(HTTP),
     NEO4J_DATA_DIR: dataDir,
     NEO4J_PASSWORD: SCALE_PASSWORD,
-    NEO4J_HEAP: process.env.NEO4J_HEAP || '6g',
-    NEO4J_PAGECACHE: process.env.NEO4J_PAGECACHE || '5g',
-    // Writes (the --ingest) leave the build's vector index segments (5-10 MB each) unmerged (docs/scale.md).
-    NEO4J_INDEX_MAX_MERGE_MB: process.env.NEO4J_INDEX_MAX_MERGE_MB || '4',
+    ...SCALE_NEO4J,
   };
 }
 function db(cmd: 'start' | 'stop', dataDir: string) {

@@ -12,6 +12,16 @@ import type { ScaleGraph } from './generate.js';
 
 export const SCALE_BOLT = Number(process.env.SCALE_BOLT_PORT || 20687);
 export const SCALE_PASSWORD = 'graph-recall-scale';
+/**
+ * The embedded launcher's sizing for a scale graph, from the environment or these defaults; the report
+ * prints them. At 4 MB, writes (the --ingest) leave the build's vector index segments (5-10 MB each)
+ * unmerged (docs/scale.md#vector-index-segments).
+ */
+export const SCALE_NEO4J = {
+  NEO4J_HEAP: process.env.NEO4J_HEAP || '6g',
+  NEO4J_PAGECACHE: process.env.NEO4J_PAGECACHE || '5g',
+  NEO4J_INDEX_MAX_MERGE_MB: process.env.NEO4J_INDEX_MAX_MERGE_MB || '4',
+};
 
 export const connectScale = () =>
   GraphStore.connect({ uri: `bolt://127.0.0.1:${SCALE_BOLT}`, user: 'neo4j', password: SCALE_PASSWORD, database: 'neo4j', embedded: false } as never);

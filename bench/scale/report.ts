@@ -3,7 +3,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../server/config.js';
+import { VECTOR_INDEXES } from '../../server/db/embedder-guard.js';
+import { factIndexName } from '../../server/db/fact-indexes.js';
 import { logLogChartSvg } from '../lib/svg.js';
+import { SCALE_NEO4J } from './connection.js';
 import type { MemoryModel } from './model.js';
 import type { SizeResult } from './types.js';
 
@@ -28,7 +31,7 @@ export function writeScaleReport(out: string, rows: SizeResult[], model: MemoryM
     '',
     `Date: ${new Date().toISOString().slice(0, 10)}. Commit: ${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain') ? ' (with uncommitted changes)' : ''}.`,
     `Command: \`npm run bench:scale -- ${run.argv.join(' ')}\` (bulk path: ${run.bulk}; ${run.questions} questions after ${run.warmup} warm-up, interleaved with the bare query, rotating order${rows.some((r) => r.gds) ? `; ppr's GDS engine afterwards, on the first ${run.gdsQuestions}` : ''}).`,
-    `Machine: ${(spawnSync('nproc', { encoding: 'utf8' }).stdout || '?').trim()} cores shared with other work; Neo4j heap ${process.env.NEO4J_HEAP || '6g'}, page cache ${process.env.NEO4J_PAGECACHE || '5g'}.`,
+    `Machine: ${(spawnSync('nproc', { encoding: 'utf8' }).stdout || '?').trim()} cores shared with other work; Neo4j heap ${SCALE_NEO4J.NEO4J_HEAP}, page cache ${SCALE_NEO4J.NEO4J_PAGECACHE}, index max_merge ${SCALE_NEO4J.NEO4J_INDEX_MAX_MERGE_MB} MB.`,
     '',
     '## Latency (client side, Bolt round trip included; p50 / p95 ms; ratio = p50 / bare p50)',
     '',
@@ -100,7 +103,7 @@ export function writeScaleReport(out: string, rows: SizeResult[], model: MemoryM
             .map(
               (r) =>
                 `- ${int(r.passages)}: ${Object.entries(r.vector_segments!.built)
-                  .filter(([name]) => ['passage_embedding', 'entity_embedding', 'fact_RELATED'].includes(name))
+                  .filter(([name]) => [...VECTOR_INDEXES, factIndexName('RELATED')].includes(name))
                   .map(([name, n]) => `\`${name}\` ${n} -> ${r.vector_segments!.after_ingest?.[name] ?? '-'}`)
                   .join(', ')}`,
             ),
