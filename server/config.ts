@@ -106,7 +106,7 @@ export const envSchema = z.object({
   ),
   NEO4J_INDEX_MAX_MERGE_MB: doc(
     int(1, 65536).default('2048'),
-    "embedded Neo4j: index segments of at least this many MB are never merged by a write (Lucene's maxMergeMB, Neo4j's own 2048); an offline import's vector indexes are built as hundreds of segments of about 8 MB, and below that size the first write after the build merges none of them instead of waiting for all of them (docs/scale.md)",
+    "embedded Neo4j: index segments of at least this many MB are never merged by a write (Lucene's maxMergeMB, Neo4j's own 2048); an offline import's vector indexes are built as hundreds of segments of 5-10 MB, and below that size the first write after the build merges none of them instead of waiting for all of them (docs/scale.md)",
   ),
   NEO4J_TRANSACTION_MAX: doc(
     z.union([z.literal(''), size]).default(''),
