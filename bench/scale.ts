@@ -6,7 +6,7 @@
  *
  *   npm run bench:scale -- --sizes 10000,100000 --out DIR [--questions 80] [--gds-questions 20] [--warmup 5]
  *                          [--bulk offline|online] [--reuse] [--seed 1] [--curated-full 50000] [--no-gds]
- *                          [--ingest 1000] [--ingest-corpus bench/data/2wikimultihopqa/corpus.jsonl]
+ *                          [--no-merge] [--ingest 1000] [--ingest-corpus bench/data/2wikimultihopqa/corpus.jsonl]
  *
  * Each size gets its own embedded Neo4j in .data/neo4j-scale-<size> (bolt SCALE_BOLT_PORT,
  * default 20687; NEO4J_HEAP / NEO4J_PAGECACHE, default 6g / 5g; NEO4J_INDEX_MAX_MERGE_MB, default 4, as
@@ -26,6 +26,8 @@ import { migrate } from '../server/db/migrate.js';
 import { ensureFactIndexes } from '../server/db/fact-indexes.js';
 import { recordImport } from '../server/graph/bulk.js';
 import { manageProjection } from '../server/db/projection.js';
+import { compactVectorIndexes } from '../server/db/compact-indexes.js';
+import { VECTOR_INDEXES } from '../server/db/embedder-guard.js';
 import type { GraphStore } from '../server/db/store.js';
 import { loadOnline } from '../server/ingest/import/online.js';
 import { embeddedAdmin, runAdminImport, writeImportCsv } from '../server/ingest/import/offline.js';
@@ -33,14 +35,14 @@ import { rowsPerSecond } from '../server/ingest/import/types.js';
 import type { Mode } from '../server/retrieval/params.js';
 import { percentile } from './lib/metrics.js';
 import { loadBaseVectors } from './scale/base-vectors.js';
-import { SCALE_BOLT, SCALE_NEO4J, SCALE_PASSWORD, connectScale, scaleRetriever } from './scale/connection.js';
+import { SCALE_BOLT, SCALE_MERGED_NODE_INDEXES, SCALE_NEO4J, SCALE_PASSWORD, connectScale, scaleRetriever } from './scale/connection.js';
 import { generateScaleGraph, type ScaleGraph } from './scale/generate.js';
 import { memoryModel, storeSizes, vectorSegments } from './scale/model.js';
 import { writeScaleReport } from './scale/report.js';
 import { ingestAtScale } from './scale/ingest.js';
 import type { BuildFigures, GdsFigures, IngestFigures, Latency, SizeResult } from './scale/types.js';
 
-const USAGE = `usage: npm run bench:scale -- --sizes 10000,100000 --out DIR [--questions 80] [--gds-questions 20] [--warmup 5] [--bulk offline|online] [--reuse] [--seed 1] [--curated-full 50000] [--no-gds] [--ingest N] [--ingest-corpus FILE]`;
+const USAGE = `usage: npm run bench:scale -- --sizes 10000,100000 --out DIR [--questions 80] [--gds-questions 20] [--warmup 5] [--bulk offline|online] [--reuse] [--seed 1] [--curated-full 50000] [--no-gds] [--no-merge] [--ingest N] [--ingest-corpus FILE]`;
 const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: '10000,100000' },
@@ -53,6 +55,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     'curated-full': { type: 'string', default: '50000' },
     'no-gds': { type: 'boolean' },
+    'no-merge': { type: 'boolean' },
     ingest: { type: 'string', default: '0' },
     'ingest-corpus': { type: 'string', default: path.join(ROOT, 'bench', 'data', '2wikimultihopqa', 'corpus.jsonl') },
     help: { type: 'boolean', short: 'h' },
@@ -79,7 +82,7 @@ const MODES: Mode[] = ['vector', 'hybrid', 'gated', 'ppr'];
 const launcher = path.join(ROOT, 'docker', 'neo4j.mjs');
 const secs = (t0: number) => (performance.now() - t0) / 1000;
 
-function neo4jEnv(dataDir: string) {
+function neo4jEnv(dataDir: string, extra: Record<string, string> = {}) {
   return {
     ...process.env,
     NEO4J_BOLT_PORT: String(SCALE_BOLT),
@@ -87,10 +90,11 @@ function neo4jEnv(dataDir: string) {
     NEO4J_DATA_DIR: dataDir,
     NEO4J_PASSWORD: SCALE_PASSWORD,
     ...SCALE_NEO4J,
+    ...extra,
   };
 }
-function db(cmd: 'start' | 'stop', dataDir: string) {
-  const r = spawnSync(process.execPath, [launcher, cmd], { env: neo4jEnv(dataDir), stdio: cmd === 'start' ? 'inherit' : 'ignore' });
+function db(cmd: 'start' | 'stop', dataDir: string, extra?: Record<string, string>) {
+  const r = spawnSync(process.execPath, [launcher, cmd], { env: neo4jEnv(dataDir, extra), stdio: cmd === 'start' ? 'inherit' : 'ignore' });
   if (r.status !== 0) throw new Error(`node docker/neo4j.mjs ${cmd} failed for ${dataDir}`);
 }
 const connect = connectScale;
@@ -132,15 +136,36 @@ async function build(graph: ScaleGraph, dataDir: string, generateSeconds: number
   const store = connect();
   await migrate(store, { dimension, awaitSeconds: 14400 });
   await ensureFactIndexes(store, ['RELATED', ...graph.curatedTypes], dimension, 14400);
-  const index_s = secs(ti);
   await recordImport(store, graph.curatedTypes);
-  await store.write("MERGE (m:GraphRecallMeta {key: 'scale'}) SET m.value = $v", { v: signature(graph.passages) });
   await store.close();
+  const merge_s = values['no-merge'] ? undefined : await mergeNodeIndexes(dataDir);
+  const index_s = secs(ti);
+  const done = connect();
+  await done.write("MERGE (m:GraphRecallMeta {key: 'scale'}) SET m.value = $v", { v: signature(graph.passages) });
+  await done.close();
   console.log(`loaded in ${figures.load_s.toFixed(1)} s (${figures.passages_per_s.toFixed(0)} passages/s), indexes in ${index_s.toFixed(1)} s`);
-  return { ...figures, generate_s: generateSeconds, index_s, build_s: generateSeconds + secs(t0) };
+  return { ...figures, generate_s: generateSeconds, index_s, merge_s, build_s: generateSeconds + secs(t0) };
 }
 
-const signature = (n: number) => JSON.stringify({ n, seed: cfg.seed, curatedFull: cfg.curatedFull, questions: cfg.questions + cfg.warmup, v: 1 });
+/**
+ * The node vector indexes rebuilt on SCALE_MERGED_NODE_INDEXES (a restart each way): few large segments instead of one
+ * per 5-10 MB of vectors. Counted in index_s; returns its own seconds.
+ */
+async function mergeNodeIndexes(dataDir: string): Promise<number> {
+  const t0 = performance.now();
+  db('stop', dataDir);
+  db('start', dataDir, SCALE_MERGED_NODE_INDEXES);
+  const store = connect();
+  await compactVectorIndexes(store, VECTOR_INDEXES);
+  await store.close();
+  db('stop', dataDir);
+  db('start', dataDir);
+  console.log(`node vector indexes rebuilt merged in ${secs(t0).toFixed(1)} s`);
+  return secs(t0);
+}
+
+const signature = (n: number) =>
+  JSON.stringify({ n, seed: cfg.seed, curatedFull: cfg.curatedFull, questions: cfg.questions + cfg.warmup, merged: !values['no-merge'], v: 1 });
 
 async function jvm(store: GraphStore, dataDir: string) {
   const r = await store.read("CALL dbms.queryJmx('java.lang:type=Memory') YIELD attributes RETURN attributes.HeapMemoryUsage.value.properties AS heap");

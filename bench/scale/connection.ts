@@ -23,6 +23,18 @@ export const SCALE_NEO4J = {
   NEO4J_INDEX_MAX_MERGE_MB: process.env.NEO4J_INDEX_MAX_MERGE_MB || '4',
 };
 
+/**
+ * The launcher settings for the rebuild of the node vector indexes after the build (--no-merge skips it): a 64 MB
+ * build buffer and a merge factor of 10, so `entity_embedding` ends in a few large segments instead of one per 5-10 MB.
+ * Every entity-index search (the synonym pass, the seeds) visits every segment. No bound on merged size for that
+ * rebuild (65536 MB); the DB then restarts with SCALE_NEO4J (docs/scale.md#vector-index-segments).
+ */
+export const SCALE_MERGED_NODE_INDEXES = {
+  NEO4J_VECTOR_BUFFER_MB: process.env.SCALE_MERGE_BUFFER_MB || '64',
+  NEO4J_VECTOR_MERGE_FACTOR: process.env.SCALE_MERGE_FACTOR || '10',
+  NEO4J_INDEX_MAX_MERGE_MB: '65536',
+};
+
 export const connectScale = () =>
   GraphStore.connect({ uri: `bolt://127.0.0.1:${SCALE_BOLT}`, user: 'neo4j', password: SCALE_PASSWORD, database: 'neo4j', embedded: false } as never);
 

@@ -6,7 +6,7 @@ import { ROOT } from '../../server/config.js';
 import { VECTOR_INDEXES } from '../../server/db/embedder-guard.js';
 import { factIndexName } from '../../server/db/fact-indexes.js';
 import { logLogChartSvg } from '../lib/svg.js';
-import { SCALE_NEO4J } from './connection.js';
+import { SCALE_MERGED_NODE_INDEXES, SCALE_NEO4J } from './connection.js';
 import type { MemoryModel } from './model.js';
 import type { SizeResult } from './types.js';
 
@@ -31,7 +31,7 @@ export function writeScaleReport(out: string, rows: SizeResult[], model: MemoryM
     '',
     `Date: ${new Date().toISOString().slice(0, 10)}. Commit: ${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain') ? ' (with uncommitted changes)' : ''}.`,
     `Command: \`npm run bench:scale -- ${run.argv.join(' ')}\` (bulk path: ${run.bulk}; ${run.questions} questions after ${run.warmup} warm-up, interleaved with the bare query, rotating order${rows.some((r) => r.gds) ? `; ppr's GDS engine afterwards, on the first ${run.gdsQuestions}` : ''}).`,
-    `Machine: ${(spawnSync('nproc', { encoding: 'utf8' }).stdout || '?').trim()} cores shared with other work; Neo4j heap ${SCALE_NEO4J.NEO4J_HEAP}, page cache ${SCALE_NEO4J.NEO4J_PAGECACHE}, index max_merge ${SCALE_NEO4J.NEO4J_INDEX_MAX_MERGE_MB} MB.`,
+    `Machine: ${(spawnSync('nproc', { encoding: 'utf8' }).stdout || '?').trim()} cores shared with other work; Neo4j heap ${SCALE_NEO4J.NEO4J_HEAP}, page cache ${SCALE_NEO4J.NEO4J_PAGECACHE}, index max_merge ${SCALE_NEO4J.NEO4J_INDEX_MAX_MERGE_MB} MB; node vector indexes rebuilt after the build with a ${SCALE_MERGED_NODE_INDEXES.NEO4J_VECTOR_BUFFER_MB} MB buffer at merge factor ${SCALE_MERGED_NODE_INDEXES.NEO4J_VECTOR_MERGE_FACTOR} unless run with --no-merge.`,
     '',
     '## Latency (client side, Bolt round trip included; p50 / p95 ms; ratio = p50 / bare p50)',
     '',
@@ -54,12 +54,12 @@ export function writeScaleReport(out: string, rows: SizeResult[], model: MemoryM
     '',
     '## Build (bulk import, then the indexes)',
     '',
-    '| passages | path | generate s | load s (CSV + neo4j-admin, or online) | passages/s | rows/s | index build s | build s | store MB | heap used MB | RSS MB |',
+    '| passages | path | generate s | load s (CSV + neo4j-admin, or online) | passages/s | rows/s | index build s (of which the merged rebuild of the node indexes) | build s | store MB | heap used MB | RSS MB |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
         `| ${int(r.passages)} | ${r.build?.bulk ?? 'reused'} | ${f1(r.build?.generate_s)} | ${f1(r.build?.load_s)}${r.build?.csv_s ? ` (${f1(r.build.csv_s)} + ${f1(r.build.load_s - r.build.csv_s)})` : ''} | ` +
-        `${int(r.build?.passages_per_s)} | ${int(r.build?.rows_per_s)} | ${f1(r.build?.index_s)} | ${int(r.build_s)} | ${int(r.store_mb)} | ${int(r.heap_mb)} | ${int(r.rss_mb)} |`,
+        `${int(r.build?.passages_per_s)} | ${int(r.build?.rows_per_s)} | ${f1(r.build?.index_s)}${r.build?.merge_s ? ` (${f1(r.build.merge_s)})` : ''} | ${int(r.build_s)} | ${int(r.store_mb)} | ${int(r.heap_mb)} | ${int(r.rss_mb)} |`,
     ),
     '',
     ...(rows.some((r) => r.gds)

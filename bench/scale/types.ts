@@ -9,6 +9,8 @@ export interface BuildFigures {
   csv_mb?: number;
   load_s: number;
   index_s: number;
+  /** Of index_s: the node vector indexes' merged rebuild (absent with --no-merge). */
+  merge_s?: number;
   build_s: number;
   rows_per_s: number;
   passages_per_s: number;
