@@ -461,6 +461,28 @@ test('`graph-recall compact` rebuilds every graph-recall vector index, configura
   }
 }, 300_000);
 
+test('`graph-recall compact --indexes` rebuilds only the named indexes, and refuses a name that is not one of ours', async () => {
+  await ingestDocuments(ctx(), readJsonl(writeCorpus(goodLines())), { batchSize: 2 });
+  const cli = (args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(process.execPath, [path.join(ROOT, 'bin', 'graph-recall.mjs'), 'compact', ...args], { cwd: ROOT, env: process.env }, (err, stdout, stderr) =>
+        resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
+      ),
+    );
+  const before = await vectorIndexes();
+  const ok = await cli(['--indexes', 'entity_embedding, passage_embedding']);
+  expect(ok.code).toBe(0);
+  expect(ok.stdout).toMatch(/^rebuilt 2 vector indexes in [\d.]+ s: entity_embedding, passage_embedding$/m);
+  const after = await vectorIndexes();
+  expect(after.entity_embedding.id).not.toBe(before.entity_embedding.id);
+  expect(after.passage_embedding.id).not.toBe(before.passage_embedding.id);
+  expect(after.fact_RELATED.id).toBe(before.fact_RELATED.id);
+  const bad = await cli(['--indexes', 'entity_embedding,someone_elses']);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toMatch(/--indexes: "someone_elses" is not one of graph-recall's vector indexes \(.*entity_embedding.*\)/);
+  expect((await vectorIndexes()).entity_embedding.id).toBe(after.entity_embedding.id);
+}, 300_000);
+
 test('compactVectorIndexes skips unknown names and keeps a fact index on its relationship type', async () => {
   await ingestDocuments(ctx(), readJsonl(writeCorpus(goodLines())), { batchSize: 2 });
   const before = await vectorIndexes();
