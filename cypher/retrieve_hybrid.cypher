@@ -142,7 +142,12 @@ OPTIONAL CALL (ranked) {
     WITH qWords, named, nameLength, at, r, fact, [w IN split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))),
         '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE size(w) >= 4 |
                    left(CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
-    WITH named, nameLength, at, r, fact, [j IN range(0, size(qWords) - 1) WHERE any(st IN stems WHERE qWords[j] STARTS WITH st)] AS written
+    // The answer type ("which film", "what country": the first word of four letters or more among the three after which or
+    // what) names the kind of thing asked for, not a hop: a film's "filmed in" facts do not answer "which film has the director".
+    WITH qWords, named, nameLength, at, r, fact, stems, reduce(a = [], i IN [i IN range(0, size(qWords) - 1) WHERE qWords[i] IN ['which', 'what']] |
+        a + [k IN range(i + 1, i + 3) WHERE k < size(qWords) AND size(qWords[k]) >= 4][0..1]) AS answerType
+    WITH named, nameLength, at, r, fact, [j IN range(0, size(qWords) - 1) WHERE NOT j IN answerType AND any(st IN stems WHERE qWords[j] STARTS WITH st)] AS
+        written
     // Of a curated type, the distance in words from the name to the nearest question word of its predicate: in "genes
     // upregulated by the compounds that treat X" the hop at X is "treat", not "upregulated" (docs/statements.md#relation-seeds).
     WITH named, r, fact, size(written) > 0 AS writes, CASE WHEN at IS NULL OR type(r) IN ['RELATED', 'SAME_AS'] THEN 0

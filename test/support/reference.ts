@@ -147,7 +147,8 @@ const LITERAL_TYPES = ['Date', 'Number', 'Money', 'Percent', 'Nationality'];
  * walked types (SAME_AS aside), any other to the fact index hits (factHits: each walked type's index
  * searched for the question, calibrated scores, given as input). A fact ranks by its cosine, plus
  * factWordBonus when a predicate word (4 letters or more, a final s aside, its first five letters)
- * begins a question word (of a curated type, only the type whose predicate word is nearest the named
+ * begins a question word other than the answer type (the first word of 4 letters or more among the three after which or
+ * what; of a curated type, only the type whose predicate word is nearest the named
  * entity's name in the question, when the question writes the name: the hop at that entity); the
  * factSeedK best (a fact between two named entities at its better rank) with cosine >= seedMinScore seed both ends (literals
  * aside) at the best such cosine. Relation seeds (relationSeedK): at each named entity, its curated
@@ -172,7 +173,13 @@ export function defaultSeeds(
       .filter((w) => w.length >= 4)
       .map((w) => (w.endsWith('s') ? w.slice(0, -1) : w).slice(0, 5));
   const walked = (r: RefRelation) => p.relTypes.includes(r.type) && r.type !== 'SAME_AS';
-  const writes = (r: RefRelation) => stems(r).some((st) => qWords.some((w) => w.startsWith(st)));
+  // The answer type (the first word of four letters or more among the three after which or what) is not a hop.
+  const answerType = new Set(
+    qWords.flatMap((w, i) =>
+      w === 'which' || w === 'what' ? [qWords.slice(i + 1, i + 4).findIndex((x) => x.length >= 4)].filter((k) => k >= 0).map((k) => i + 1 + k) : [],
+    ),
+  );
+  const writes = (r: RefRelation) => stems(r).some((st) => qWords.some((w, j) => !answerType.has(j) && w.startsWith(st)));
   // Per named entity, the bonus of each of its facts: of a curated type, only for the types whose predicate word the
   // question writes nearest the entity's name (distance 0: not measured, a text-read type or a name the question lacks).
   const bonusAt = new Map(
@@ -183,7 +190,7 @@ export function defaultSeeds(
         if (!writes(r)) return null;
         if (at < 0 || TEXT_TYPES.includes(r.type)) return 0;
         const ds = qWords
-          .map((w, j) => (stems(r).some((st) => w.startsWith(st)) ? j : -1))
+          .map((w, j) => (!answerType.has(j) && stems(r).some((st) => w.startsWith(st)) ? j : -1))
           .filter((j) => j >= 0 && (j < at || j >= at + nameWords.length))
           .map((j) => (j < at ? at - j : j - at - nameWords.length + 1));
         return ds.length ? Math.min(...ds) : null;

@@ -121,6 +121,21 @@ describe('fact seeds', () => {
     expect(small.has('c:mtx')).toBe(false);
   });
 
+  test('factWordBonus: the answer type (the first word of four letters or more after which or what) is not a hop', async () => {
+    const seedsOf = async (question: string) =>
+      new Set(
+        (await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: { factSeedK: 2, factWordBonus: 0.2 } })).seeds.map((s) => s.id),
+      );
+    // "treatments" is what is asked for: no bonus, so the date fact (0.9) and Cisplatin's (0.8) take the two places.
+    const typed = await seedsOf('Which treatments are there for Bone Cancer?');
+    expect(typed.has('c:cis')).toBe(true);
+    expect(typed.has('c:mtx')).toBe(false);
+    // Past the answer type ("drugs"), the same word is the hop: both treats facts rank first.
+    const hop = await seedsOf('Which drugs are treatments for Bone Cancer?');
+    expect(hop.has('c:cis')).toBe(true);
+    expect(hop.has('c:mtx')).toBe(true);
+  });
+
   test('a question that names nothing is matched to the nearest facts of every walked type', async () => {
     const r = await retriever.retrieve({ mode: 'gated', question: 'Which compounds treat it?', questionEmbedding: q });
     const seeds = new Map(r.seeds.map((s) => [s.id, s]));
