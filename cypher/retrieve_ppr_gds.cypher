@@ -103,23 +103,26 @@ CALL (vectorHits, named) {
 // fact seeds and the relation seeds below.
 CALL (raw) {
   WITH split(trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS qWords
-  UNWIND [s IN raw WHERE s.namedActivation > 0 AND ($factSeedK > 0 OR $relationSeedK > 0) | s.node] AS named
-  // Where the question writes the entity's name (null for a caller's seed): the relation words nearest it are its hop.
-  WITH qWords, named, split(trim(apoc.text.regreplace(toLower(named.name), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS nameWords
-  WITH qWords, named, size(nameWords) AS nameLength, [i IN range(0, size(qWords) - size(nameWords)) WHERE qWords[i..i + size(nameWords)] = nameWords][0] AS at
-  MATCH (named)-[r]-(:Entity) WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
-  WITH qWords, named, nameLength, at, r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
-  // A named entity's fact whose predicate the question writes (a predicate word's first five letters,
-  // a final s aside, begin a question word) ranks $factWordBonus higher; its activation stays the cosine.
-  WITH qWords, named, nameLength, at, r, fact, [w IN split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))),
-      '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE size(w) >= 4 |
-                 left(CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
   // The answer type ("which film", "what country": the first word of four letters or more among the three after which or
   // what) names the kind of thing asked for, not a hop: a film's "filmed in" facts do not answer "which film has the director".
-  WITH qWords, named, nameLength, at, r, fact, stems, reduce(a = [], i IN [i IN range(0, size(qWords) - 1) WHERE qWords[i] IN ['which', 'what']] |
+  // The other question words may write a predicate.
+  WITH qWords, reduce(a = [], i IN [i IN range(0, size(qWords) - 1) WHERE qWords[i] IN ['which', 'what']] |
       a + [k IN range(i + 1, i + 3) WHERE k < size(qWords) AND size(qWords[k]) >= 4][0..1]) AS answerType
-  WITH named, nameLength, at, r, fact, [j IN range(0, size(qWords) - 1) WHERE NOT j IN answerType AND any(st IN stems WHERE qWords[j] STARTS WITH st)] AS
-      written
+  WITH qWords, [j IN range(0, size(qWords) - 1) WHERE NOT j IN answerType] AS relationWords
+  UNWIND [s IN raw WHERE s.namedActivation > 0 AND ($factSeedK > 0 OR $relationSeedK > 0) | s.node] AS named
+  // Where the question writes the entity's name (null for a caller's seed): the relation words nearest it are its hop.
+  WITH qWords, relationWords, named, split(trim(apoc.text.regreplace(toLower(named.name), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS nameWords
+  WITH qWords, relationWords, named, size(nameWords) AS nameLength,
+       [i IN range(0, size(qWords) - size(nameWords)) WHERE qWords[i..i + size(nameWords)] = nameWords][0] AS at
+  MATCH (named)-[r]-(:Entity) WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
+  WITH qWords, relationWords, named, nameLength, at, r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 -
+      $cosineFloor)) AS fact
+  // A named entity's fact whose predicate the question writes (a predicate word's first five letters,
+  // a final s aside, begin a question word) ranks $factWordBonus higher; its activation stays the cosine.
+  WITH qWords, relationWords, named, nameLength, at, r, fact, [w IN split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))),
+      '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE size(w) >= 4 |
+                 left(CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
+  WITH named, nameLength, at, r, fact, [j IN relationWords WHERE any(st IN stems WHERE qWords[j] STARTS WITH st)] AS written
   // Of a curated type, the distance in words from the name to the nearest question word of its predicate: in "genes
   // upregulated by the compounds that treat X" the hop at X is "treat", not "upregulated" (docs/statements.md#relation-seeds).
   WITH named, r, fact, size(written) > 0 AS writes, CASE WHEN at IS NULL OR type(r) IN ['RELATED', 'SAME_AS'] THEN 0

@@ -10,7 +10,7 @@ export function compactCommand(program: Command): void {
     )
     .option(
       '--indexes <names>',
-      'only these of them, comma-separated (for example entity_embedding,passage_embedding after an offline import: docs/scale.md#vector-index-segments)',
+      'only these of them, comma-separated (for example entity_embedding,passage_embedding after an offline import: docs/scale.md#the-node-indexes-merged-after-the-build)',
     )
     .action(async (opts: { indexes?: string }, cmd: Command) => {
       await withStore(async (store) => {
@@ -18,13 +18,10 @@ export function compactCommand(program: Command): void {
         const own = await ownVectorIndexes(store);
         const asked = opts.indexes?.split(',').map((s) => s.trim());
         const unknown = asked?.filter((n) => !own.includes(n)) ?? [];
-        if (asked && (unknown.length || !asked.length)) {
-          cmd.error(
-            `error: --indexes: ${unknown.map((n) => JSON.stringify(n)).join(', ') || 'nothing'} is not one of graph-recall's vector indexes (${own.join(', ')})`,
-            {
-              exitCode: 2,
-            },
-          );
+        if (unknown.length) {
+          cmd.error(`error: --indexes: ${unknown.map((n) => JSON.stringify(n)).join(', ')} is not one of graph-recall's vector indexes (${own.join(', ')})`, {
+            exitCode: 2,
+          });
         }
         const t0 = performance.now();
         const rebuilt = await compactVectorIndexes(store, asked ?? own);
