@@ -11,12 +11,12 @@ export function projectionCommand(program: Command): void {
     .addArgument(new Argument('[action]', 'what to do').choices(ACTIONS).default('status'))
     .action(async (action: Action) => {
       await withStore(async (store, config) => {
-        const { manageProjection } = await import('../db/projection.js');
-        const state = await manageProjection(store.driver, action, {
+        const { projectionManager } = await import('../db/projection.js');
+        const state = await projectionManager(store.driver, {
           graphName: config.pprGraphName,
           database: store.database,
           extraTypes: config.traverseTypes,
-        });
+        }).perform(action);
         console.log(JSON.stringify(state, null, 2));
       });
     });

@@ -102,6 +102,8 @@ export class ProjectionManager {
   /** Seconds the last rebuild took (the Retry-After hint), at least 1. */
   private lastSeconds = 1;
   private built = false;
+  /** The state the last finished rebuild left (what a refresh request reports). */
+  private lastState: ProjectionState | undefined;
   lastError: string | undefined;
 
   constructor(
@@ -170,6 +172,23 @@ export class ProjectionManager {
     this.built = true;
   }
 
+  /**
+   * A caller's create, refresh, drop or status (POST /v1/projection, the CLI), in turn with
+   * this manager's own rebuilds: a refresh joins the queued rebuild (or starts one) and reports
+   * the state that rebuild left; create and drop wait until no rebuild runs. Run straight, a
+   * refresh landing in a background rebuild's drop-then-create reported the projection missing.
+   */
+  async perform(action: ProjectionAction): Promise<ProjectionState> {
+    const opts = { graphName: this.opts.graphName, database: this.opts.database, extraTypes: [...this.types] };
+    if (action === 'status') return manageProjection(this.driver, 'status', opts);
+    if (action === 'refresh') {
+      await this.requestRebuild();
+      return { ...this.lastState!, building: this.building };
+    }
+    await this.idle();
+    return manageProjection(this.driver, action, opts);
+  }
+
   /** Resolves when no rebuild runs or is queued (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.building) await (this.next ?? this.current)?.catch(() => undefined);
@@ -202,6 +221,7 @@ export class ProjectionManager {
         state = await manageProjection(this.driver, 'refresh', opts);
         this.lastSeconds = (performance.now() - t0) / 1000;
       }
+      this.lastState = state;
       this.lastError = undefined;
     } catch (e) {
       this.lastError = String((e as Error)?.message ?? e).split('\n')[0];

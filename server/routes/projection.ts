@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { jsonBody, parseBody, requireApiKey } from '../http/handlers.js';
 import { fromDbError } from '../retrieval/db-errors.js';
-import { manageProjection } from '../db/projection.js';
+import { projectionManager } from '../db/projection.js';
 import type { Services } from '../services.js';
 import { ENDPOINTS } from '../http/endpoints.js';
 
@@ -15,11 +15,11 @@ export function projectionRouter(svc: Services): Router {
     const { action } = parseBody(ProjectionBody, req.body);
     try {
       res.json(
-        await manageProjection(svc.store.driver, action, {
+        await projectionManager(svc.store.driver, {
           graphName: svc.config.pprGraphName,
           database: svc.store.database,
           extraTypes: svc.config.traverseTypes,
-        }),
+        }).perform(action),
       );
     } catch (e) {
       throw fromDbError(e, svc.config.queryTimeoutMs);

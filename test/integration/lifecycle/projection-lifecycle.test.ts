@@ -89,6 +89,16 @@ test('refresh after a write takes in the new nodes', async () => {
   expect(refreshed.nodeCount).toBe(Number(records[0].get('n')));
 }, 120_000);
 
+test('refreshes sent together, while a write rebuilds it, each report it built and fresh (they join one rebuild)', async () => {
+  await ingest('pl-4', 'Difference Engine', 'The Difference Engine was an automatic mechanical calculator designed by Charles Babbage.');
+  const states = await Promise.all(Array.from({ length: 8 }, () => projection('refresh')));
+  const { records } = await driver.executeQuery('MATCH (n) WHERE n:Entity OR n:Passage RETURN count(n) AS n');
+  for (const s of states) {
+    expect(s).toMatchObject({ exists: true, fresh: true });
+    expect(s.nodeCount).toBe(Number(records[0].get('n')));
+  }
+}, 120_000);
+
 test('the CLI: projection status, drop and create exit 0 and print the state', async () => {
   const env = { NEO4J_URI: process.env.NEO4J_URI!, NEO4J_PASSWORD: process.env.NEO4J_PASSWORD!, PPR_GRAPH_NAME: GRAPH };
   const status = await cli(['projection', 'status'], env);
