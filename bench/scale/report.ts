@@ -30,7 +30,7 @@ export function writeScaleReport(out: string, rows: SizeResult[], model: MemoryM
     `# Scale benchmark: ${rows.map((r) => int(r.passages)).join(', ')} passages`,
     '',
     `Date: ${new Date().toISOString().slice(0, 10)}. Commit: ${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain') ? ' (with uncommitted changes)' : ''}.`,
-    `Command: \`npm run bench:scale -- ${run.argv.join(' ')}\` (bulk path: ${run.bulk}; ${run.questions} questions after ${run.warmup} warm-up, interleaved with the bare query, rotating order${rows.some((r) => r.gds) ? `; ppr's GDS engine afterwards, on the first ${run.gdsQuestions}` : ''}).`,
+    `Command: \`npm run bench:scale -- ${run.argv.join(' ')}\` (bulk path: ${run.bulk}; ${run.questions} questions after ${run.warmup} warm-up, ${run.rounds ?? 1} round(s), interleaved with the bare query, rotating order${rows.some((r) => r.gds) ? `; ppr's GDS engine afterwards, on the first ${run.gdsQuestions}` : ''}).`,
     `Machine: ${(spawnSync('nproc', { encoding: 'utf8' }).stdout || '?').trim()} cores shared with other work; Neo4j heap ${SCALE_NEO4J.NEO4J_HEAP}, page cache ${SCALE_NEO4J.NEO4J_PAGECACHE}, index max_merge ${SCALE_NEO4J.NEO4J_INDEX_MAX_MERGE_MB} MB; node vector indexes rebuilt after the build with a ${SCALE_MERGED_NODE_INDEXES.NEO4J_VECTOR_BUFFER_MB} MB buffer at merge factor ${SCALE_MERGED_NODE_INDEXES.NEO4J_VECTOR_MERGE_FACTOR} unless run with --no-merge.`,
     '',
     '## Latency (client side, Bolt round trip included; p50 / p95 ms; ratio = p50 / bare p50)',
@@ -44,6 +44,21 @@ export function writeScaleReport(out: string, rows: SizeResult[], model: MemoryM
         ` | ${ratio(r, 'gated').toFixed(2)}x | ${ratio(r, 'ppr').toFixed(2)}x |`,
     ),
     '',
+    ...(rows.every((r) => r.bare_first_p50_ms)
+      ? [
+          'The first round alone (the caches cold after the build; p50 ms and ratio to the bare p50 of the same round):',
+          '',
+          '| passages | bare | ' + MODES.join(' | ') + ' |',
+          '|---|---|' + MODES.map(() => '---|').join(''),
+          ...rows.map(
+            (r) =>
+              `| ${int(r.passages)} | ${f1(r.bare_first_p50_ms)} | ` +
+              MODES.map((m) => `${f1(r.modes[m].first_p50_ms)} (${(r.modes[m].first_p50_ms / r.bare_first_p50_ms).toFixed(2)}x)`).join(' | ') +
+              ' |',
+          ),
+          '',
+        ]
+      : []),
     '![p50 per mode against size](p50.svg)',
     '',
     '## Targets',

@@ -17,10 +17,12 @@ export interface BuildFigures {
   stats: ImportStats;
 }
 
+/** p50 and p95 over every round's runs; first_p50_ms over the first round's alone (caches cold after the build). */
 export interface Latency {
   bare_p50_ms: number;
   bare_p95_ms: number;
-  modes: Record<string, { p50_ms: number; p95_ms: number; db_p50_ms: number; seeds_p50: number }>;
+  bare_first_p50_ms: number;
+  modes: Record<string, { p50_ms: number; p95_ms: number; first_p50_ms: number; db_p50_ms: number; seeds_p50: number }>;
 }
 
 /** ppr's GDS engine at this size: its projection's build time and memory, and its latency in Latency.modes.ppr_gds. */
