@@ -28,6 +28,8 @@
 // :param fusion => 'rrf'                    /* passage ranking: blend (weighted sum), rrf (graph vs text ranks) or rrf3 (graph, dense, full-text) */;
 // :param lexicalK => 20                     /* rrf, rrf3: passages from the full-text index (BM25) added as candidates */;
 // :param rrfK => 20                         /* rrf and rrf3 only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in */;
+// :param graphKeep => 3                     /* rrf: the graph ranking's first this many passages go ahead of the rest (0 = off) */;
+// :param textKeep => 1                      /* rrf: the text ranking's first this many passages go ahead of the rest (0 = off) */;
 // :param graphFloor => 0.05                 /* rrf, rrf3: the least graph score (of the best's) that ranks on the graph's side */;
 // :param relTypes => ['RELATED', 'SAME_AS'] /* relationship types walked between entities (server allow-list) */;
 // :param pathK => 10                        /* evidence paths from a seed are found for this many of the most activated non-seed entities */;
@@ -439,7 +441,8 @@ CALL (topEntities, extraCandidates, named) {
   WITH c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore
   WITH p, lexicalRank, graphScore, ((2.0 * vector.similarity.cosine(p.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
   WITH collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
-  // blend: weighted sum; rrf: sum(1 / ($rrfK + rank)) over the graph's and the text's rankings; rrf3: over three (docs/statements.md#fusion).
+  // blend: weighted sum; rrf: sum(1 / ($rrfK + rank)) over the graph's and the text's rankings, each one's first passages
+  // kept ahead; rrf3: over three (docs/statements.md#fusion).
   CALL (cands) {
     UNWIND cands AS c
     WITH c WHERE $fusion <> 'blend' AND c.graphScore > 0 AND c.graphScore >= $graphFloor ORDER BY c.graphScore DESC, c.p.id
@@ -462,7 +465,9 @@ CALL (topEntities, extraCandidates, named) {
   UNWIND cands AS c
   WITH c.p AS p, c.graphScore AS graphScore, c.vectorScore AS vectorScore,
        CASE $fusion
+         // The graph's first $graphKeep and the text's first $textKeep go ahead of the rest (1 + their rrf score).
          WHEN 'rrf' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + textRank[elementId(c.p)]), 0.0)
+                       + CASE WHEN graphRank[elementId(c.p)] <= $graphKeep OR textRank[elementId(c.p)] <= $textKeep THEN 1.0 ELSE 0.0 END
          WHEN 'rrf3' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0)
                        + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0)
          ELSE $graphWeight * c.graphScore + $vectorWeight * c.vectorScore

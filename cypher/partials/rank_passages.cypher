@@ -57,7 +57,8 @@ CALL (topEntities, extraCandidates, named) {
   WITH c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore
   WITH p, lexicalRank, graphScore, {{COS(p.embedding)}} AS cosine
   WITH collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
-  // blend: weighted sum; rrf: sum(1 / ($rrfK + rank)) over the graph's and the text's rankings; rrf3: over three (docs/statements.md#fusion).
+  // blend: weighted sum; rrf: sum(1 / ($rrfK + rank)) over the graph's and the text's rankings, each one's first passages
+  // kept ahead; rrf3: over three (docs/statements.md#fusion).
   CALL (cands) {
     UNWIND cands AS c
     WITH c WHERE $fusion <> 'blend' AND c.graphScore > 0 AND c.graphScore >= $graphFloor ORDER BY c.graphScore DESC, c.p.id
@@ -80,7 +81,9 @@ CALL (topEntities, extraCandidates, named) {
   UNWIND cands AS c
   WITH c.p AS p, c.graphScore AS graphScore, c.vectorScore AS vectorScore,
        CASE $fusion
+         // The graph's first $graphKeep and the text's first $textKeep go ahead of the rest (1 + their rrf score).
          WHEN 'rrf' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + textRank[elementId(c.p)]), 0.0)
+                       + CASE WHEN graphRank[elementId(c.p)] <= $graphKeep OR textRank[elementId(c.p)] <= $textKeep THEN 1.0 ELSE 0.0 END
          WHEN 'rrf3' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0)
                        + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0)
          ELSE $graphWeight * c.graphScore + $vectorWeight * c.vectorScore

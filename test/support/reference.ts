@@ -418,6 +418,9 @@ export interface SelectParams {
   rrfK?: number;
   /** rrf, rrf3: the least normalised graph score that ranks on the graph's side. */
   graphFloor?: number;
+  /** rrf: the graph ranking's first graphKeep and the text ranking's first textKeep score 1 + their rrf score (absent: 0). */
+  graphKeep?: number;
+  textKeep?: number;
 }
 
 /**
@@ -493,7 +496,9 @@ export function selectPassages(
       ...c,
       score:
         p.fusion === 'rrf'
-          ? part(graphRank.get(c.id)) + part(textRank.get(c.id))
+          ? part(graphRank.get(c.id)) +
+            part(textRank.get(c.id)) +
+            ((graphRank.get(c.id) ?? Infinity) <= (p.graphKeep ?? 0) || textRank.get(c.id)! <= (p.textKeep ?? 0) ? 1 : 0)
           : p.fusion === 'rrf3'
             ? part(graphRank.get(c.id)) + part(denseRank.get(c.id)) + part(lexicalRank.get(c.id))
             : p.graphWeight * c.graphScore + p.vectorWeight * c.vectorScore,

@@ -260,6 +260,9 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
       rrfK: 60,
       // High enough that some of the first passages have no graph vote: both sides must drop them alike.
       graphFloor: 0.3,
+      // rrf: the graph's first 2 and the text's first 1 go ahead of the rest (rrf3 has no such rule).
+      graphKeep: 2,
+      textKeep: 1,
     };
     const res = await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: p });
     const lexical = await driver.executeQuery(
