@@ -243,11 +243,11 @@ async function measure(store: GraphStore, graph: ScaleGraph, withGds: boolean): 
         if (typeof out?.timings?.dbMs === 'number') dbMs.get(v.name)!.push(out.timings.dbMs);
         if (Array.isArray(out?.seeds)) seeds.get(v.name)!.push(out.seeds.length);
       }
-      process.stderr.write(`\r${label}, round ${round + 1}/${cfg.rounds}: question ${i + 1}/${count}`);
+      process.stderr.write(`\r${label}: question ${i + 1}/${count}`);
     }
     process.stderr.write('\n');
   };
-  for (let round = 0; round < cfg.rounds; round++) await phase('modes', variants, graph.questions.length, round);
+  for (let round = 0; round < cfg.rounds; round++) await phase(`modes, round ${round + 1}/${cfg.rounds}`, variants, graph.questions.length, round);
   // The GDS engine takes seconds a question at 100 k: its own, smaller sample (the first questions), one round.
   if (gdsPhase.length) await phase('ppr on GDS', gdsPhase, Math.min(graph.questions.length, cfg.warmup + cfg.gdsQuestions), 0);
   const r1 = (x: number) => Math.round(x * 10) / 10;
