@@ -81,7 +81,7 @@ CALL (topEntities, extraCandidates, named) {
   UNWIND cands AS c
   WITH c.p AS p, c.graphScore AS graphScore, c.vectorScore AS vectorScore,
        CASE $fusion
-         // The graph's first $graphKeep and the text's first $textKeep go ahead of the rest (1 + their rrf score).
+         // The graph's first $graphKeep (and the text's first $textKeep, 0 by default) go ahead of the rest (1 + their rrf score).
          WHEN 'rrf' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + textRank[elementId(c.p)]), 0.0)
                        + CASE WHEN graphRank[elementId(c.p)] <= $graphKeep OR textRank[elementId(c.p)] <= $textKeep THEN 1.0 ELSE 0.0 END
          WHEN 'rrf3' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0)
