@@ -72,12 +72,13 @@ if (values.help || !values.out) {
 const sizes = values.sizes!.split(',').map((s) => Number(s.trim()));
 if (sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error(`--sizes: integers >= 100, got ${values.sizes}`);
 if (values.bulk !== 'offline' && values.bulk !== 'online') throw new Error('--bulk: offline or online');
+const rounds = Number(values.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds: a whole number >= 1, got ${values.rounds}`);
 const ingestCount = Number(values.ingest);
-if (!Number.isInteger(Number(values.rounds)) || Number(values.rounds) < 1) throw new Error(`--rounds: a whole number >= 1, got ${values.rounds}`);
 if (!Number.isInteger(ingestCount) || ingestCount < 0) throw new Error(`--ingest: a number of documents (0 = none), got ${values.ingest}`);
 const cfg = {
   questions: Number(values.questions),
-  rounds: Number(values.rounds),
+  rounds,
   gdsQuestions: Number(values['gds-questions']),
   warmup: Number(values.warmup),
   seed: Number(values.seed),

@@ -545,7 +545,7 @@ CALL (topEntities, extraCandidates, named) {
   WITH c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore
   WITH p, lexicalRank, graphScore, ((2.0 * vector.similarity.cosine(p.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
   WITH collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
-  // blend: weighted sum; rrf: sum(1 / ($rrfK + rank)) over the graph's and the text's rankings, each one's first passages
+  // blend: weighted sum; rrf: sum(1 / ($rrfK + rank)) over the graph's and the text's rankings, the graph's first passages
   // kept ahead; rrf3: over three (docs/statements.md#fusion).
   CALL (cands) {
     UNWIND cands AS c

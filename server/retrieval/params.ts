@@ -176,7 +176,7 @@ export const COMMON_PARAMS = {
     // rankings put in the middle; 2Wiki and MuSiQue dev Recall@5 rose in both graph modes, the two-layer probes held
     // within a point (bench/reports/devsets/keep-2026-12-05).
     default: 3,
-    doc: "rrf only: the graph ranking's first graphKeep passages and the text ranking's first textKeep are kept ahead of every other passage (their score is 1 + their rrf score): consensus lower down does not outvote the one ranking that puts a passage first (docs/statements.md#fusion; 0 = plain rrf)",
+    doc: "rrf only: the graph ranking's first graphKeep passages are kept ahead of every other passage (their score is 1 + their rrf score): consensus lower down does not outvote the walk's first passages, its hops (docs/statements.md#fusion; 0 = plain rrf)",
     brief: "rrf: the graph ranking's first this many passages go ahead of the rest (0 = off)",
   },
   textKeep: {
@@ -184,7 +184,7 @@ export const COMMON_PARAMS = {
     // 0: keeping the text's first lifted HotpotQA dev but cost the two-layer probes 6-7 points, where the text's first
     // is rarely a hop (bench/reports/devsets/keep-2026-12-05).
     default: 0,
-    doc: "rrf only: the text ranking's (dense and full-text fused by rank) first textKeep passages are kept ahead of every other passage, beside the graph's first graphKeep (0 = off)",
+    doc: "rrf only: the text ranking's (dense and full-text fused by rank) first textKeep passages are kept ahead of every other passage, as graphKeep keeps the graph's (0 = off)",
     brief: "rrf: the text ranking's first this many passages go ahead of the rest (0 = off)",
   },
   graphFloor: {
