@@ -172,7 +172,7 @@ async function mergeNodeIndexes(dataDir: string): Promise<number> {
 }
 
 const signature = (n: number) =>
-  JSON.stringify({ n, seed: cfg.seed, curatedFull: cfg.curatedFull, questions: cfg.questions + cfg.warmup, merged: !values['no-merge'], v: 1 });
+  JSON.stringify({ n, seed: cfg.seed, curatedFull: cfg.curatedFull, questions: cfg.questions + cfg.warmup, merged: !values['no-merge'], v: 2 });
 
 async function jvm(store: GraphStore, dataDir: string) {
   const r = await store.read("CALL dbms.queryJmx('java.lang:type=Memory') YIELD attributes RETURN attributes.HeapMemoryUsage.value.properties AS heap");
@@ -304,6 +304,8 @@ async function main() {
         : null;
     if (!built) built = prior?.sizes.find((s) => s.passages === n)?.build ?? null;
     const store = connect();
+    // A reused graph takes the migrations added since it was built (an index the statements now use).
+    if (reused) await migrate(store, { dimension: base.dimension, awaitSeconds: 14400 });
     const counts = (
       await store.read(
         'RETURN COUNT { (:Passage) } AS passages, COUNT { (:Entity) } AS entities, COUNT { ()-[]->() } AS relationships, COUNT { ()-[:MENTIONS]->() } AS mentions, COUNT { ()-[:RELATED]->() } AS related',

@@ -284,13 +284,19 @@ export function generateScaleGraph(base: BaseVectors, opts: ScaleOptions): Scale
       }
     },
     async *passages(): AsyncGenerator<PassageRow> {
+      // A title names one page, as in the real corpora (2Wiki's titles are unique): the first of the passage's entities
+      // that titles no earlier passage, else "Passage N". A hub does not title a share of its passages.
+      const titled = new Uint8Array(E);
       for (let p = 0; p < N; p++) {
         const b = base.passages[h(p, 1) % base.passages.length];
-        const named = [...row(mentionCsr, p)].slice(0, 6).map(nameOf);
+        const entities = [...row(mentionCsr, p)];
+        const named = entities.slice(0, 6).map(nameOf);
+        const own = entities.find((e) => e < E && !titled[e]);
+        if (own !== undefined) titled[own] = 1;
         yield {
           id: `p${p}`,
           documentId: `p${p}`,
-          title: named[0] ?? `Passage ${p}`,
+          title: own === undefined ? `Passage ${p}` : nameOf(own),
           text: `${b.text} ${named.join(', ')}.`,
           source: 'scale',
           embedding: mix([[b.v, 1], [base.passages[h(p, 2) % base.passages.length].v, 0.3], ...noisy(p, 7, 0.6)]),
