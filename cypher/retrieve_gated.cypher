@@ -24,6 +24,7 @@
 // :param namedPassageWeight => 0            /* share of a named seed's activation (and push link weight) given to passages naming it */;
 // :param aboutWeight => 2                   /* an entity scores the passage titled by its name x (1 + this) (0 = off) */;
 // :param hubExponent => 0.5                 /* entity weight is divided by (passages mentioning it) ^ hubExponent */;
+// :param hubPassages => 1000                /* a top entity mentioned by more passages adds only to passages reached otherwise (0 = no bound) */;
 // :param answerTypeWeight => 1              /* graph score x (1 + this) for a passage linked to a curated entity of the asked type (0 = off) */;
 // :param fusion => 'rrf'                    /* passage ranking: blend (weighted sum), rrf (graph vs text ranks) or rrf3 (graph, dense, full-text) */;
 // :param lexicalK => 20                     /* rrf, rrf3: passages from the full-text index (BM25) added as candidates */;
@@ -375,24 +376,6 @@ CALL (act) {
 // (named seeds: x $namedPassageWeight), plus its own score in ppr mode; normalised by the best, then fused with the text's ranking.
 WITH *, [s IN seeds WHERE s.namedActivation > 0 | s.node] AS named
 CALL (topEntities, extraCandidates, named) {
-  CALL (topEntities, named) {
-    UNWIND topEntities AS t
-    WITH t.node AS e, CASE WHEN t.node IN named THEN $namedPassageWeight * t.activation ELSE t.activation END AS a
-    WITH e, a * toFloat(COUNT { (e)<-[:MENTIONS]-(:Passage) }) ^ (-$hubExponent) AS weight, trim(apoc.text.regreplace(toLower(e.name), '[^\\p{L}\\p{N}]+', ' '))
-        AS name, toLower(left(e.name, 2)) AS initials
-    // $filter: only passages of the documents it selects are candidates (the walk went everywhere).
-    MATCH (e)<-[:MENTIONS]-(p:Passage) WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN ($filter.documentIds
-        IS NULL OR p.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH
-        (p)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE
-        d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END
-    // A passage titled by the entity's name (a trailing "(...)" aside) is about it: x (1 + $aboutWeight). The title's first
-    // two letters are compared first: a regular expression per pair costs (docs/statements.md#about).
-    WITH p, sum(weight * CASE WHEN $aboutWeight > 0 AND toLower(left(p.title, 2)) = initials
-        AND trim(apoc.text.regreplace(toLower(apoc.text.regreplace(p.title, '\\s*\\([^)]*\\)\\s*$', '')), '[^\\p{L}\\p{N}]+', ' ')) = name THEN 1.0 +
-            $aboutWeight ELSE 1.0 END) AS g
-    WITH collect({p: p, id: p.id, g: g}) AS all
-    RETURN [x IN apoc.coll.sortMulti(all, ['g', '^id'])[0..$candidateK] | {p: x.p, g: x.g}] AS graphSide
-  }
   CALL () {
     CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) AND
         $filterSearchK > (CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END) THEN $filterSearchK ELSE (CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END) END,
@@ -424,6 +407,53 @@ CALL (topEntities, extraCandidates, named) {
         $filter.metadata[k_]) }) ELSE true END
     WITH collect(node)[0..$lexicalK] AS hits
     RETURN [i IN range(0, size(hits) - 1) | {p: hits[i], g: 0.0, lexicalRank: i + 1}] AS lexicalSide
+  }
+  // An entity mentioned by more than $hubPassages passages (a hub) is not read from its side: it adds its weight to the
+  // candidates the other top entities and the text reach, and to its own page, each read from the passage's side
+  // (docs/statements.md#hubs).
+  CALL (topEntities, named, vectorSide, lexicalSide) {
+    UNWIND topEntities AS t
+    WITH t.node AS e, CASE WHEN t.node IN named THEN $namedPassageWeight * t.activation ELSE t.activation END AS a
+    // Only passages mention: the count reads the store's degree, not the relationships.
+    WITH e, a, COUNT { (e)<-[:MENTIONS]-() } AS degree
+    WITH collect({e: e, weight: a * toFloat(degree) ^ (-$hubExponent), hub: $hubPassages > 0 AND degree > $hubPassages,
+                  name: trim(apoc.text.regreplace(toLower(e.name), '[^\\p{L}\\p{N}]+', ' ')), initials: toLower(left(e.name, 2))}) AS weighted
+    CALL (weighted) {
+      UNWIND [w IN weighted WHERE NOT w.hub] AS w
+      WITH w, w.e AS e
+      // $filter: only passages of the documents it selects are candidates (the walk went everywhere).
+      MATCH (e)<-[:MENTIONS]-(p:Passage) WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN
+          ($filter.documentIds IS NULL OR p.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH
+          (p)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE
+          d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END
+      // A passage titled by the entity's name is about it: x (1 + $aboutWeight) (docs/statements.md#about).
+      WITH p, sum(w.weight * CASE WHEN $aboutWeight > 0 AND toLower(left(p.title, 2)) = w.initials AND
+          trim(apoc.text.regreplace(toLower(apoc.text.regreplace(p.title, '\\s*\\([^)]*\\)\\s*$', '')), '[^\\p{L}\\p{N}]+', ' ')) = w.name THEN 1.0 +
+          $aboutWeight ELSE 1.0 END) AS g
+      WITH collect({p: p, id: p.id, g: g}) AS all
+      RETURN [x IN apoc.coll.sortMulti(all, ['g', '^id'])[0..$candidateK] | {p: x.p, g: x.g}] AS direct
+    }
+    WITH direct, apoc.map.fromPairs([w IN weighted WHERE w.hub | [elementId(w.e), w]]) AS hubs
+    // A hub's own page (titled by its name as written, a trailing "(...)" allowed) is found through the title index.
+    CALL (hubs) {
+      UNWIND keys(hubs) AS k
+      WITH hubs[k].e AS e
+      MATCH (p:Passage) WHERE (p.title = e.name OR p.title STARTS WITH e.name + ' (') AND (p)-[:MENTIONS]->(e) AND CASE WHEN (coalesce($filter.sources,
+          $filter.documentIds, $filter.metadata) IS NOT NULL) THEN ($filter.documentIds IS NULL OR p.documentId IN $filter.documentIds) AND (($filter.sources IS
+          NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH (p)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND
+          all(k_ IN keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END
+      RETURN collect(p) AS hubPages
+    }
+    CALL (direct, hubs, hubPages, vectorSide, lexicalSide) {
+      UNWIND CASE WHEN size(keys(hubs)) = 0 THEN [] ELSE apoc.coll.toSet([x IN direct | x.p] + hubPages + [c IN vectorSide + lexicalSide | c.p]) END AS p
+      MATCH (p)-[:MENTIONS]->(e:Entity) WHERE hubs[elementId(e)] IS NOT NULL
+      WITH p, hubs[elementId(e)] AS w
+      WITH p, sum(w.weight * CASE WHEN $aboutWeight > 0 AND toLower(left(p.title, 2)) = w.initials AND
+          trim(apoc.text.regreplace(toLower(apoc.text.regreplace(p.title, '\\s*\\([^)]*\\)\\s*$', '')), '[^\\p{L}\\p{N}]+', ' ')) = w.name THEN 1.0 +
+          $aboutWeight ELSE 1.0 END) AS g
+      RETURN collect({p: p, g: g}) AS viaHubs
+    }
+    RETURN direct + viaHubs AS graphSide
   }
   // The answer type: the words of four letters or more among the three after "which" or "what" ("which side effects", "what
   // are the gene targets"), a final s aside. A passage linked to a curated entity of that type answers in kind (docs/statements.md#answer-type).

@@ -89,6 +89,14 @@ const MACROS: [RegExp, string][] = [
     String.raw`[w_ IN split(trim(apoc.text.regreplace($1, '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w_ =~ '\\p{Lu}.*' AND NOT toLower(w_) IN ['the', 'a', 'an'] | toLower(w_)]`,
   ],
   // A word with a final s aside (a plural's singular, near enough for matching type and predicate words).
+  // {{ABOUT(p, w)}}: 1 + $aboutWeight where passage p is titled by the name of w ({name, initials}: the entity's
+  // words and first two letters, lowercased), a trailing "(...)" aside; else 1. The two letters are compared first: a
+  // regular expression per pair costs (docs/statements.md#about).
+  [
+    // ($$ is a dollar in a replacement.)
+    /\{\{ABOUT\((\w+), (\w+)\)\}\}/g,
+    String.raw`CASE WHEN $aboutWeight > 0 AND toLower(left($1.title, 2)) = $2.initials AND {{WORDS(apoc.text.regreplace($1.title, '\\s*\\([^)]*\\)\\s*$$', ''))}} = $2.name THEN 1.0 + $aboutWeight ELSE 1.0 END`,
+  ],
   [/\{\{SINGULAR\((.+?)\)\}\}/g, "CASE WHEN $1 ENDS WITH 's' THEN left($1, size($1) - 1) ELSE $1 END"],
   [/\{\{WORDS\((.+?)\)\}\}/g, String.raw`trim(apoc.text.regreplace(toLower($1), '[^\\p{L}\\p{N}]+', ' '))`],
   [/\{\{LUCENE\((.+?)\)\}\}/g, "apoc.text.join(split($1, ' ')[0..256], ' ')"],

@@ -10,3 +10,7 @@ WITH seeds, entitySeeds, passageSeeds, residual, estimate,
      // The entities the question names push into the passages that name them with $namedPassageWeight
      // x the link's weight (0: only over the walked types), as they score passages in the other modes.
      [s IN seeds WHERE s.namedActivation > 0 | elementId(s.node)] AS named
+// A seed the first round does not push from (its residual per neighbour at most $pushEpsilon: a hub) gives no facts of
+// its own either, as in the gated walk: its relationships would be read for them (docs/statements.md#hubs).
+WITH [s IN seeds | s {.*, hub: coalesce(residual[elementId(s.node)], 0.0) <= $pushEpsilon * mass * apoc.node.degree(s.node, pushTypes)}] AS seeds,
+     entitySeeds, passageSeeds, residual, estimate, mass, pushTypes, named

@@ -15,6 +15,7 @@ CALL () {
 CALL (seeds) {
   UNWIND seeds AS s
   WITH s.node AS e, s.activation AS a
-  WITH e, a, CASE WHEN $seedSpecificity THEN COUNT { (e)<-[:MENTIONS]-(:Passage) } ELSE 1 END AS n
+  // Only passages mention: the count reads the store's degree.
+  WITH e, a, CASE WHEN $seedSpecificity THEN COUNT { (e)<-[:MENTIONS]-() } ELSE 1 END AS n
   RETURN collect({node: e, activation: a / toFloat(CASE WHEN n > 1 THEN n ELSE 1 END)}) AS entitySeeds
 }

@@ -10,19 +10,6 @@ CALL (act) {
 // (named seeds: x $namedPassageWeight), plus its own score in ppr mode; normalised by the best, then fused with the text's ranking.
 WITH *, [s IN seeds WHERE s.namedActivation > 0 | s.node] AS named
 CALL (topEntities, extraCandidates, named) {
-  CALL (topEntities, named) {
-    UNWIND topEntities AS t
-    WITH t.node AS e, CASE WHEN t.node IN named THEN $namedPassageWeight * t.activation ELSE t.activation END AS a
-    WITH e, a * toFloat(COUNT { (e)<-[:MENTIONS]-(:Passage) }) ^ (-$hubExponent) AS weight, {{WORDS(e.name)}} AS name, toLower(left(e.name, 2)) AS initials
-    // $filter: only passages of the documents it selects are candidates (the walk went everywhere).
-    MATCH (e)<-[:MENTIONS]-(p:Passage) WHERE {{IN_FILTER(p)}}
-    // A passage titled by the entity's name (a trailing "(...)" aside) is about it: x (1 + $aboutWeight). The title's first
-    // two letters are compared first: a regular expression per pair costs (docs/statements.md#about).
-    WITH p, sum(weight * CASE WHEN $aboutWeight > 0 AND toLower(left(p.title, 2)) = initials
-        AND {{WORDS(apoc.text.regreplace(p.title, '\\s*\\([^)]*\\)\\s*$', ''))}} = name THEN 1.0 + $aboutWeight ELSE 1.0 END) AS g
-    WITH collect({p: p, id: p.id, g: g}) AS all
-    RETURN [x IN apoc.coll.sortMulti(all, ['g', '^id'])[0..$candidateK] | {p: x.p, g: x.g}] AS graphSide
-  }
   CALL () {
     {{INCLUDE dense_passage_search WIDTH=$vectorK}}
     RETURN collect({p: node, g: 0.0}) AS vectorSide
@@ -42,6 +29,43 @@ CALL (topEntities, extraCandidates, named) {
     WHERE {{IN_FILTER(node)}}
     WITH collect(node)[0..$lexicalK] AS hits
     RETURN [i IN range(0, size(hits) - 1) | {p: hits[i], g: 0.0, lexicalRank: i + 1}] AS lexicalSide
+  }
+  // An entity mentioned by more than $hubPassages passages (a hub) is not read from its side: it adds its weight to the
+  // candidates the other top entities and the text reach, and to its own page, each read from the passage's side
+  // (docs/statements.md#hubs).
+  CALL (topEntities, named, vectorSide, lexicalSide) {
+    UNWIND topEntities AS t
+    WITH t.node AS e, CASE WHEN t.node IN named THEN $namedPassageWeight * t.activation ELSE t.activation END AS a
+    // Only passages mention: the count reads the store's degree, not the relationships.
+    WITH e, a, COUNT { (e)<-[:MENTIONS]-() } AS degree
+    WITH collect({e: e, weight: a * toFloat(degree) ^ (-$hubExponent), hub: $hubPassages > 0 AND degree > $hubPassages,
+                  name: {{WORDS(e.name)}}, initials: toLower(left(e.name, 2))}) AS weighted
+    CALL (weighted) {
+      UNWIND [w IN weighted WHERE NOT w.hub] AS w
+      WITH w, w.e AS e
+      // $filter: only passages of the documents it selects are candidates (the walk went everywhere).
+      MATCH (e)<-[:MENTIONS]-(p:Passage) WHERE {{IN_FILTER(p)}}
+      // A passage titled by the entity's name is about it: x (1 + $aboutWeight) (docs/statements.md#about).
+      WITH p, sum(w.weight * {{ABOUT(p, w)}}) AS g
+      WITH collect({p: p, id: p.id, g: g}) AS all
+      RETURN [x IN apoc.coll.sortMulti(all, ['g', '^id'])[0..$candidateK] | {p: x.p, g: x.g}] AS direct
+    }
+    WITH direct, apoc.map.fromPairs([w IN weighted WHERE w.hub | [elementId(w.e), w]]) AS hubs
+    // A hub's own page (titled by its name as written, a trailing "(...)" allowed) is found through the title index.
+    CALL (hubs) {
+      UNWIND keys(hubs) AS k
+      WITH hubs[k].e AS e
+      MATCH (p:Passage) WHERE (p.title = e.name OR p.title STARTS WITH e.name + ' (') AND (p)-[:MENTIONS]->(e) AND {{IN_FILTER(p)}}
+      RETURN collect(p) AS hubPages
+    }
+    CALL (direct, hubs, hubPages, vectorSide, lexicalSide) {
+      UNWIND CASE WHEN size(keys(hubs)) = 0 THEN [] ELSE apoc.coll.toSet([x IN direct | x.p] + hubPages + [c IN vectorSide + lexicalSide | c.p]) END AS p
+      MATCH (p)-[:MENTIONS]->(e:Entity) WHERE hubs[elementId(e)] IS NOT NULL
+      WITH p, hubs[elementId(e)] AS w
+      WITH p, sum(w.weight * {{ABOUT(p, w)}}) AS g
+      RETURN collect({p: p, g: g}) AS viaHubs
+    }
+    RETURN direct + viaHubs AS graphSide
   }
   // The answer type: the words of four letters or more among the three after "which" or "what" ("which side effects", "what
   // are the gene targets"), a final s aside. A passage linked to a curated entity of that type answers in kind (docs/statements.md#answer-type).

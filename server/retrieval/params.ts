@@ -142,6 +142,13 @@ export const COMMON_PARAMS = {
     brief: 'an entity scores the passage titled by its name x (1 + this) (0 = off)',
   },
   hubExponent: { schema: num(0, 2), default: 0.5, doc: 'entity weight is divided by (passages mentioning it) ^ hubExponent' },
+  hubPassages: {
+    schema: int(0, 1000000000),
+    // 1000: no entity of the dev corpora but 2Wiki's most mentioned (1,131 passages) is above it (bench/reports/scale/hub-passages-2026-12-05).
+    default: 1000,
+    doc: "a top entity mentioned by more passages than this (a hub) is not read from its side: it adds its share only to the candidateK best passages of the other top entities, the text's candidates and its own page (titled by its name), each read from the passage's side, so what passage ranking reads stays bounded as hubs grow (docs/statements.md#hubs; 0 = no bound)",
+    brief: 'a top entity mentioned by more passages adds only to passages reached otherwise (0 = no bound)',
+  },
   answerTypeWeight: {
     schema: num(0, 10),
     // 1: on the two-layer probes the figure barely moves between 0.5 and 3 (bench/reports/twolayer/2026-12-04-answer-type).

@@ -405,6 +405,8 @@ export interface SelectParams {
   graphWeight: number;
   vectorWeight: number;
   hubExponent: number;
+  /** A top entity mentioned by more passages (a hub) scores only the passages reached otherwise (0 or absent: no bound). */
+  hubPassages?: number;
   /** The entities the question names (name and caller seeds) and the share of their activation that scores passages. */
   named?: readonly string[];
   namedPassageWeight?: number;
@@ -461,16 +463,6 @@ export function selectPassages(
       padded(title.replace(/\s*\([^)]*\)\s*$/u, '')) === padded(name)
     );
   };
-  for (const { id, activation } of top) {
-    const ps = mentionedBy.get(id) ?? [];
-    const share = p.named?.includes(id) ? (p.namedPassageWeight ?? 0) : 1;
-    const weight = share * activation * ps.length ** -p.hubExponent;
-    for (const pid of ps) graphSide.set(pid, (graphSide.get(pid) ?? 0) + weight * (about(pid, id) ? 1 + (p.aboutWeight ?? 0) : 1));
-  }
-  const graphCands = [...graphSide.entries()]
-    .map(([id, gs]) => ({ id, g: gs }))
-    .sort(byScoreThenId((x) => x.g))
-    .slice(0, p.candidateK);
   const passageCos = new Map(g.passages.map((x) => [x.id, calibrated(cosine(x.embedding, q), p.cosineFloor)]));
   const vectorSide = [...g.passages]
     .map((x) => ({ id: x.id, c: passageCos.get(x.id)! }))
@@ -479,6 +471,32 @@ export function selectPassages(
     .map((x) => ({ id: x.id, g: 0 }));
   const rrf = p.fusion === 'rrf' || p.fusion === 'rrf3';
   const lexicalSide = rrf ? lexical.map((id) => ({ id, g: 0 })) : [];
+  const aboutFactor = (pid: string, eid: string) => (about(pid, eid) ? 1 + (p.aboutWeight ?? 0) : 1);
+  // A hub (mentioned by more than hubPassages passages) is not read from its side: it scores the candidateK best of the
+  // others' passages, its own pages (titled by its name as written, a trailing "(...)" allowed) and the text's candidates.
+  const hubs: { id: string; weight: number }[] = [];
+  for (const { id, activation } of top) {
+    const ps = mentionedBy.get(id) ?? [];
+    const share = p.named?.includes(id) ? (p.namedPassageWeight ?? 0) : 1;
+    const weight = share * activation * ps.length ** -p.hubExponent;
+    if ((p.hubPassages ?? 0) > 0 && ps.length > p.hubPassages!) hubs.push({ id, weight });
+    else for (const pid of ps) graphSide.set(pid, (graphSide.get(pid) ?? 0) + weight * aboutFactor(pid, id));
+  }
+  const direct = [...graphSide.entries()]
+    .map(([id, gs]) => ({ id, g: gs }))
+    .sort(byScoreThenId((x) => x.g))
+    .slice(0, p.candidateK);
+  const viaHubs = new Map<string, number>();
+  if (hubs.length > 0) {
+    const reached = new Set([...direct, ...vectorSide, ...lexicalSide].map((c) => c.id));
+    for (const hub of hubs) {
+      const name = nameOf.get(hub.id)!;
+      for (const pid of mentionedBy.get(hub.id) ?? []) if (titleOf.get(pid) === name || titleOf.get(pid)!.startsWith(`${name} (`)) reached.add(pid);
+    }
+    for (const hub of hubs)
+      for (const pid of mentionedBy.get(hub.id) ?? []) if (reached.has(pid)) viaHubs.set(pid, (viaHubs.get(pid) ?? 0) + hub.weight * aboutFactor(pid, hub.id));
+  }
+  const graphCands = [...direct, ...[...viaHubs].map(([id, g]) => ({ id, g }))];
   const raw = new Map<string, number>();
   for (const c of [...graphCands, ...vectorSide, ...extra, ...lexicalSide]) raw.set(c.id, (raw.get(c.id) ?? 0) + c.g);
   const maxRaw = Math.max(0, ...raw.values());

@@ -111,6 +111,8 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     hubExponent: [0, 0.5, 1][Math.floor(rand() * 3)],
     relTypes: REL_TYPES,
     aboutWeight: [0, 1, 2][Math.floor(rand() * 3)],
+    // Small enough that some top entities are hubs, read from their passages' side (0: no bound).
+    hubPassages: [0, 1, 2, 3][Math.floor(rand() * 4)],
   };
   // The gated comparisons' shared settings: blend fusion, whose scores the reference computes exactly.
   const gatedBlend = { ...common, decay: 0.7, threshold: 0.01, graphWeight: 0.4, vectorWeight: 0.6, fusion: 'blend' as const };
