@@ -13,6 +13,8 @@
 // :param seedIds => []                      /* extra seed entity ids (Entity.id), activation 1 */;
 // :param factSeedK => 5                     /* facts whose two entities become seeds, at the fact's cosine (0 = off) */;
 // :param factSeedTurns => 2                 /* each named entity's first this many facts are taken in turns among the fact seeds (0 = by rank alone) */;
+// :param hubFacts => 1000                   /* a named entity with more facts is matched through the fact indexes, not read whole (0 = always read) */;
+// :param hubFactK => 200                    /* how wide each fact index is searched for a named hub's facts */;
 // :param factWordBonus => 0.1               /* rank bonus among fact seeds for a fact whose predicate the question writes (0 = off) */;
 // :param relationSeedK => 10                /* best facts of the question's relation (best mean rank) at a named curated entity that seed (0 = off) */;
 // :param topK => 10                         /* passages returned */;
@@ -141,9 +143,20 @@ OPTIONAL CALL (ranked) {
     WITH qWords, relationWords, named, split(trim(apoc.text.regreplace(toLower(named.name), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS nameWords
     WITH qWords, relationWords, named, size(nameWords) AS nameLength,
          [i IN range(0, size(qWords) - size(nameWords)) WHERE qWords[i..i + size(nameWords)] = nameWords][0] AS at
-    MATCH (named)-[r]-(:Entity) WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
-    WITH qWords, relationWords, named, nameLength, at, r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 -
-        $cosineFloor)) AS fact
+    // A named hub (more than $hubFacts facts over the walked types, the store's count) is not read whole: its facts are
+    // those among the $hubFactK nearest of each type's fact index (docs/statements.md#hubs).
+    CALL (named) {
+      WITH named WHERE $hubFacts = 0 OR apoc.node.degree(named, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|')) <= $hubFacts
+      MATCH (named)-[r]-(:Entity) WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
+      RETURN r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
+      UNION ALL
+      WITH named WHERE $hubFacts > 0 AND apoc.node.degree(named, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|')) > $hubFacts
+      UNWIND [t IN $relTypes WHERE t <> 'SAME_AS'] AS t
+      CALL db.index.vector.queryRelationships('fact_' + t, $hubFactK, $questionEmbedding) YIELD relationship, score
+      WITH named, relationship AS r, score WHERE startNode(r) = named OR endNode(r) = named
+      RETURN r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
+    }
+    WITH qWords, relationWords, named, nameLength, at, r, fact
     // A named entity's fact whose predicate the question writes (a predicate word's first five letters,
     // a final s aside, begin a question word) ranks $factWordBonus higher; its activation stays the cosine.
     WITH qWords, relationWords, named, nameLength, at, r, fact, [w IN split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_',
@@ -251,11 +264,26 @@ CALL (ranked) {
 CALL (seeds) {
   UNWIND seeds AS s
   WITH s.node AS seed, s.activation AS a
-  MATCH (seed)-[r]-(n:Entity) WHERE type(r) IN $relTypes AND n <> seed AND CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT
-      NULL) AND r.passageId IS NOT NULL THEN EXISTS { MATCH (fp_:Passage {id: r.passageId}) WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds,
-      $filter.metadata) IS NOT NULL) THEN ($filter.documentIds IS NULL OR fp_.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND
-      $filter.metadata IS NULL) OR EXISTS { MATCH (fp_)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN
-      keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END } ELSE true END
+  // A hub seed (more than $hubFacts facts) is not read whole: its facts among the $hubFactK nearest of each type's fact
+  // index are scored (docs/statements.md#hubs).
+  CALL (seed) {
+    WITH seed WHERE $hubFacts = 0 OR apoc.node.degree(seed, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|')) <= $hubFacts
+    MATCH (seed)-[r]-(n:Entity) WHERE type(r) IN $relTypes AND n <> seed
+    RETURN r, n
+    UNION ALL
+    WITH seed WHERE $hubFacts > 0 AND apoc.node.degree(seed, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|')) > $hubFacts
+    UNWIND [t IN $relTypes WHERE t <> 'SAME_AS'] AS t
+    CALL db.index.vector.queryRelationships('fact_' + t, $hubFactK, $questionEmbedding) YIELD relationship
+    WITH seed, relationship AS r WHERE startNode(r) = seed OR endNode(r) = seed
+    WITH r, CASE WHEN startNode(r) = seed THEN endNode(r) ELSE startNode(r) END AS n
+    WITH r, n WHERE n:Entity AND n <> seed
+    RETURN r, n
+  }
+  WITH seed, a, r, n WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) AND r.passageId IS NOT NULL THEN EXISTS {
+      MATCH (fp_:Passage {id: r.passageId}) WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN
+      ($filter.documentIds IS NULL OR fp_.documentId IN $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH
+      (fp_)-[:PART_OF]->(d_:Document) WHERE ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE
+      d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE true END } ELSE true END
   WITH seed, r, n, a * reduce(gate_ = 0.0, cos_ IN [emb_ IN [n.descriptionEmbedding] WHERE emb_ IS NOT NULL | ((2.0 * vector.similarity.cosine(emb_,
       $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor))] | CASE WHEN cos_ > gate_ THEN cos_ ELSE gate_ END) AS score
   // Ties (one seed, one neighbour, several predicates) in a fixed order: predicate, then the relationship.

@@ -62,6 +62,9 @@ const MACROS: [RegExp, string][] = [
     /\{\{SHARE\((.+?), (.+?)\)\}\}/g,
     "$2 * CASE WHEN $degreeDiscount = 0 THEN 1.0 ELSE toFloat(apoc.node.degree($1, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END",
   ],
+  // {{FACT_DEGREE(n)}}: n's facts over the walked types but SAME_AS, the store's count (no read of a hub); above $hubFacts,
+  // n's facts are found through the fact indexes (docs/statements.md#hubs).
+  [/\{\{FACT_DEGREE\((.+?)\)\}\}/g, "apoc.node.degree($1, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|'))"],
   // A walk step's gate for candidate c: from the query's gate cache when an earlier step gated it.
   [/\{\{STEP_GATE\((.+?)\)\}\}/g, 'CASE WHEN $gate THEN coalesce(gates[$1.id], {{GATE($1.dst)}}) ELSE 1.0 END'],
   [

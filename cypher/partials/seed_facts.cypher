@@ -4,7 +4,22 @@
 CALL (seeds) {
   UNWIND seeds AS s
   WITH s.node AS seed, s.activation AS a
-  MATCH (seed)-[r]-(n:Entity) WHERE type(r) IN $relTypes AND n <> seed AND {{FACT_IN_FILTER(r)}}
+  // A hub seed (more than $hubFacts facts) is not read whole: its facts among the $hubFactK nearest of each type's fact
+  // index are scored (docs/statements.md#hubs).
+  CALL (seed) {
+    WITH seed WHERE $hubFacts = 0 OR {{FACT_DEGREE(seed)}} <= $hubFacts
+    MATCH (seed)-[r]-(n:Entity) WHERE type(r) IN $relTypes AND n <> seed
+    RETURN r, n
+    UNION ALL
+    WITH seed WHERE $hubFacts > 0 AND {{FACT_DEGREE(seed)}} > $hubFacts
+    UNWIND [t IN $relTypes WHERE t <> 'SAME_AS'] AS t
+    CALL db.index.vector.queryRelationships('fact_' + t, $hubFactK, $questionEmbedding) YIELD relationship
+    WITH seed, relationship AS r WHERE startNode(r) = seed OR endNode(r) = seed
+    WITH r, CASE WHEN startNode(r) = seed THEN endNode(r) ELSE startNode(r) END AS n
+    WITH r, n WHERE n:Entity AND n <> seed
+    RETURN r, n
+  }
+  WITH seed, a, r, n WHERE {{FACT_IN_FILTER(r)}}
   WITH seed, r, n, a * {{GATE(n)}} AS score
   // Ties (one seed, one neighbour, several predicates) in a fixed order: predicate, then the relationship.
   ORDER BY score DESC, n.id, type(r), seed.id, coalesce(r.predicate, ''), elementId(r) LIMIT $factK

@@ -63,8 +63,20 @@ CALL (raw) {
   WITH qWords, relationWords, named, split({{WORDS(named.name)}}, ' ') AS nameWords
   WITH qWords, relationWords, named, size(nameWords) AS nameLength,
        [i IN range(0, size(qWords) - size(nameWords)) WHERE qWords[i..i + size(nameWords)] = nameWords][0] AS at
-  MATCH (named)-[r]-(:Entity) WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
-  WITH qWords, relationWords, named, nameLength, at, r, {{COS(r.embedding)}} AS fact
+  // A named hub (more than $hubFacts facts over the walked types, the store's count) is not read whole: its facts are
+  // those among the $hubFactK nearest of each type's fact index (docs/statements.md#hubs).
+  CALL (named) {
+    WITH named WHERE $hubFacts = 0 OR {{FACT_DEGREE(named)}} <= $hubFacts
+    MATCH (named)-[r]-(:Entity) WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
+    RETURN r, {{COS(r.embedding)}} AS fact
+    UNION ALL
+    WITH named WHERE $hubFacts > 0 AND {{FACT_DEGREE(named)}} > $hubFacts
+    UNWIND [t IN $relTypes WHERE t <> 'SAME_AS'] AS t
+    CALL db.index.vector.queryRelationships('fact_' + t, $hubFactK, $questionEmbedding) YIELD relationship, score
+    WITH named, relationship AS r, score WHERE startNode(r) = named OR endNode(r) = named
+    RETURN r, {{SCORE_COS(score)}} AS fact
+  }
+  WITH qWords, relationWords, named, nameLength, at, r, fact
   // A named entity's fact whose predicate the question writes (a predicate word's first five letters,
   // a final s aside, begin a question word) ranks $factWordBonus higher; its activation stays the cosine.
   WITH qWords, relationWords, named, nameLength, at, r, fact, [w IN split({{WORDS(coalesce(r.predicate, replace(type(r), '_', ' ')))}}, ' ') WHERE size(w) >= 4 |

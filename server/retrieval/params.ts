@@ -100,6 +100,19 @@ export const COMMON_PARAMS = {
     doc: "facts whose two entities become seeds, activation = the fact's cosine: a question that names entities is matched to their own facts, any other to the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) (0 = off)",
     brief: "facts whose two entities become seeds, at the fact's cosine (0 = off)",
   },
+  hubFacts: {
+    schema: int(0, 1000000000),
+    // 1000: one entity of the 2Wiki graph has more (1,665); the 100 k scale graph's named hubs have thousands (bench/reports/scale/hub-passages-2026-12-05).
+    default: 1000,
+    doc: "a named entity with more facts than this over the walked types (a hub; the store's count) is not read whole for its facts: they are its facts among the hubFactK nearest to the question in each type's fact index (docs/statements.md#hubs; 0 = always read whole)",
+    brief: 'a named entity with more facts is matched through the fact indexes, not read whole (0 = always read)',
+  },
+  hubFactK: {
+    schema: int(1, 10000),
+    default: 200,
+    doc: "a named hub's facts: how many of each fact index's nearest to the question are searched for the hub's (hubFacts)",
+    brief: "how wide each fact index is searched for a named hub's facts",
+  },
   factSeedTurns: {
     schema: int(0, 100),
     // 2: a comparison's second name seeds its bridge too (bench/reports/devsets/fact-seed-turns-2026-12-04).
@@ -357,6 +370,8 @@ export const VECTOR_PARAMS = {
   seedIds: withoutPassages(COMMON_PARAMS.seedIds),
   factSeedK: withoutPassages(COMMON_PARAMS.factSeedK),
   factSeedTurns: withoutPassages(COMMON_PARAMS.factSeedTurns),
+  hubFacts: withoutPassages(COMMON_PARAMS.hubFacts),
+  hubFactK: withoutPassages(COMMON_PARAMS.hubFactK),
   factWordBonus: withoutPassages(COMMON_PARAMS.factWordBonus),
   relationSeedK: withoutPassages(COMMON_PARAMS.relationSeedK),
   topK,

@@ -345,9 +345,10 @@ describe('fact seeds', () => {
   // hub failed in every mode with "db.memory.transaction.max threshold reached", because a UNION kept
   // each of its rows with the named facts' list (rows x list). These 2,500 facts, counted that way,
   // exceed the test database's limit (half its heap).
-  test('a question naming an entity with thousands of facts stays within the transaction memory limit, in every mode', async () => {
+  test('a question naming an entity with thousands of facts stays within the transaction memory limit, in every mode, and finds its nearest fact through the index or read whole', async () => {
     const hubFacts = 2500;
-    const vectors = Array.from({ length: hubFacts }, () => withCosine(q, 0.5, rand));
+    // Friend 7's fact is the nearest to the question by far.
+    const vectors = Array.from({ length: hubFacts }, (_, i) => withCosine(q, i === 7 ? 0.95 : 0.5, rand));
     await driver.executeQuery(
       `CREATE (h:Entity {id: 'h:hub', name: 'Hubert Hubble', type: 'Person', embedding: $e, descriptionEmbedding: $e})
        WITH h UNWIND range(0, size($vectors) - 1) AS i
@@ -355,11 +356,15 @@ describe('fact seeds', () => {
       { e: withCosine(q, 0.1, rand), vectors },
     );
     try {
-      for (const mode of ['vector', 'hybrid', 'gated', 'ppr'] as Mode[]) {
-        const r = await retriever.retrieve({ mode, question: 'Whom does Hubert Hubble know?', questionEmbedding: q });
-        expect(r.seeds.find((s) => s.id === 'h:hub')).toMatchObject({ sources: expect.arrayContaining(['name']) });
-        expect(r.seeds.filter((s) => s.sources.includes('fact')).length).toBeGreaterThan(0);
-      }
+      // hubFacts 1000 (default): the hub's facts are found through the fact index; 0: read whole.
+      for (const hubFactsParam of [1000, 0])
+        for (const mode of ['vector', 'hybrid', 'gated', 'ppr'] as Mode[]) {
+          const params = { relTypes: [...TYPES, 'RELATED'], hubFacts: hubFactsParam };
+          const r = await retriever.retrieve({ mode, question: 'Whom does Hubert Hubble know?', questionEmbedding: q, params });
+          expect(r.seeds.find((s) => s.id === 'h:hub')).toMatchObject({ sources: expect.arrayContaining(['name']) });
+          expect(r.seeds.find((s) => s.id === 'h:7')).toMatchObject({ sources: ['fact'] });
+          expect(r.seeds.find((s) => s.id === 'h:7')!.factScore).toBeCloseTo(0.95, 5);
+        }
     } finally {
       await driver.executeQuery("MATCH (x:Entity) WHERE x.id STARTS WITH 'h:' DETACH DELETE x");
     }
