@@ -14,7 +14,7 @@
 // :param factSeedK => 5                     /* facts whose two entities become seeds, at the fact's cosine (0 = off) */;
 // :param factSeedTurns => 2                 /* each named entity's first this many facts are taken in turns among the fact seeds (0 = by rank alone) */;
 // :param hubFacts => 1000                   /* a named entity with more facts is matched through the fact indexes, not read whole (0 = always read) */;
-// :param hubFactK => 200                    /* how wide each fact index is searched for a named hub's facts */;
+// :param hubFactK => 50                     /* how wide each fact index is searched for a named hub's facts */;
 // :param factWordBonus => 0.1               /* rank bonus among fact seeds for a fact whose predicate the question writes (0 = off) */;
 // :param relationSeedK => 10                /* best facts of the question's relation (best mean rank) at a named curated entity that seed (0 = off) */;
 // :param topK => 10                         /* passages returned */;
@@ -151,7 +151,8 @@ OPTIONAL CALL (ranked) {
       RETURN r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
       UNION ALL
       WITH named WHERE $hubFacts > 0 AND apoc.node.degree(named, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|')) > $hubFacts
-      UNWIND [t IN $relTypes WHERE t <> 'SAME_AS'] AS t
+      // Only the types it has: a search per fact index costs.
+      UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND apoc.node.degree(named, t) > 0] AS t
       CALL db.index.vector.queryRelationships('fact_' + t, $hubFactK, $questionEmbedding) YIELD relationship, score
       WITH named, relationship AS r, score WHERE startNode(r) = named OR endNode(r) = named
       RETURN r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
@@ -272,7 +273,8 @@ CALL (seeds) {
     RETURN r, n
     UNION ALL
     WITH seed WHERE $hubFacts > 0 AND apoc.node.degree(seed, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|')) > $hubFacts
-    UNWIND [t IN $relTypes WHERE t <> 'SAME_AS'] AS t
+    // Only the types it has: a search per fact index costs.
+    UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND apoc.node.degree(seed, t) > 0] AS t
     CALL db.index.vector.queryRelationships('fact_' + t, $hubFactK, $questionEmbedding) YIELD relationship
     WITH seed, relationship AS r WHERE startNode(r) = seed OR endNode(r) = seed
     WITH r, CASE WHEN startNode(r) = seed THEN endNode(r) ELSE startNode(r) END AS n

@@ -12,7 +12,8 @@ CALL (seeds) {
     RETURN r, n
     UNION ALL
     WITH seed WHERE $hubFacts > 0 AND {{FACT_DEGREE(seed)}} > $hubFacts
-    UNWIND [t IN $relTypes WHERE t <> 'SAME_AS'] AS t
+    // Only the types it has: a search per fact index costs.
+    UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND apoc.node.degree(seed, t) > 0] AS t
     CALL db.index.vector.queryRelationships('fact_' + t, $hubFactK, $questionEmbedding) YIELD relationship
     WITH seed, relationship AS r WHERE startNode(r) = seed OR endNode(r) = seed
     WITH r, CASE WHEN startNode(r) = seed THEN endNode(r) ELSE startNode(r) END AS n

@@ -71,7 +71,8 @@ CALL (raw) {
     RETURN r, {{COS(r.embedding)}} AS fact
     UNION ALL
     WITH named WHERE $hubFacts > 0 AND {{FACT_DEGREE(named)}} > $hubFacts
-    UNWIND [t IN $relTypes WHERE t <> 'SAME_AS'] AS t
+    // Only the types it has: a search per fact index costs.
+    UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND apoc.node.degree(named, t) > 0] AS t
     CALL db.index.vector.queryRelationships('fact_' + t, $hubFactK, $questionEmbedding) YIELD relationship, score
     WITH named, relationship AS r, score WHERE startNode(r) = named OR endNode(r) = named
     RETURN r, {{SCORE_COS(score)}} AS fact

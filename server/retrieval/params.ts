@@ -109,7 +109,8 @@ export const COMMON_PARAMS = {
   },
   hubFactK: {
     schema: int(1, 10000),
-    default: 200,
+    // 50: at 100 k, 200 made the questions naming a hub slower than reading it whole (an index search costs with its width).
+    default: 50,
     doc: "a named hub's facts: how many of each fact index's nearest to the question are searched for the hub's (hubFacts)",
     brief: "how wide each fact index is searched for a named hub's facts",
   },
