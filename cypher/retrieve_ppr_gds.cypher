@@ -12,8 +12,8 @@
 // :param vectorSeedsWithNames => false      /* keep the vector seeds when the question names entities (false: the named ones alone) */;
 // :param seedIds => []                      /* extra seed entity ids (Entity.id), activation 1 */;
 // :param factSeedK => 5                     /* facts whose two entities become seeds, at the fact's cosine (0 = off) */;
-// :param hubFacts => 1000                   /* a named entity with more facts is matched through the fact indexes, not read whole (0 = always read) */;
-// :param hubFactK => 50                     /* how wide each fact index is searched for a named hub's facts */;
+// :param hubFacts => 1000                   /* an entity with more facts has them found through the fact indexes, not read whole (0 = always read) */;
+// :param hubFactK => 50                     /* how wide each fact index is searched for a hub's facts */;
 // :param factSeedTurns => 2                 /* each named entity's first this many facts are taken in turns among the fact seeds (0 = by rank alone) */;
 // :param relationSeedK => 10                /* best facts of the question's relation (best mean rank) at a named curated entity that seed (0 = off) */;
 // :param factWordBonus => 0.1               /* rank bonus among fact seeds for a fact whose predicate the question writes (0 = off) */;
@@ -122,12 +122,13 @@ CALL (raw) {
   // A named hub (more than $hubFacts facts over the walked types, the store's count) is not read whole: its facts are
   // those among the $hubFactK nearest of each type's fact index (docs/statements.md#hubs).
   CALL (named) {
-    WITH named WHERE $hubFacts = 0 OR apoc.node.degree(named, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|')) <= $hubFacts
+    WITH named WHERE NOT ($hubFacts > 0 AND apoc.node.degree(named, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|')) > $hubFacts)
     MATCH (named)-[r]-(:Entity) WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
     RETURN r, ((2.0 * vector.similarity.cosine(r.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
     UNION ALL
-    WITH named WHERE $hubFacts > 0 AND apoc.node.degree(named, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|')) > $hubFacts
-    // Only the types it has: a search per fact index costs.
+    WITH named WHERE ($hubFacts > 0 AND apoc.node.degree(named, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|')) > $hubFacts)
+    // A hub's facts through the fact indexes (docs/statements.md#hubs): of the $hubFactK nearest to the question in the index
+    // of each walked type it has (a search per index costs), those it is an end of.
     UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND apoc.node.degree(named, t) > 0] AS t
     CALL db.index.vector.queryRelationships('fact_' + t, $hubFactK, $questionEmbedding) YIELD relationship, score
     WITH named, relationship AS r, score WHERE startNode(r) = named OR endNode(r) = named

@@ -62,9 +62,9 @@ const MACROS: [RegExp, string][] = [
     /\{\{SHARE\((.+?), (.+?)\)\}\}/g,
     "$2 * CASE WHEN $degreeDiscount = 0 THEN 1.0 ELSE toFloat(apoc.node.degree($1, apoc.text.join($relTypes, '|'))) ^ (-$degreeDiscount) END",
   ],
-  // {{FACT_DEGREE(n)}}: n's facts over the walked types but SAME_AS, the store's count (no read of a hub); above $hubFacts,
-  // n's facts are found through the fact indexes (docs/statements.md#hubs).
-  [/\{\{FACT_DEGREE\((.+?)\)\}\}/g, "apoc.node.degree($1, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|'))"],
+  // {{FACT_HUB(n)}}: n has more than $hubFacts facts over the walked types but SAME_AS, by the store's count (no read of
+  // a hub); its facts are then found through the fact indexes (partials/hub_fact_search.cypher, docs/statements.md#hubs).
+  [/\{\{FACT_HUB\((.+?)\)\}\}/g, "($hubFacts > 0 AND apoc.node.degree($1, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|')) > $hubFacts)"],
   // A walk step's gate for candidate c: from the query's gate cache when an earlier step gated it.
   [/\{\{STEP_GATE\((.+?)\)\}\}/g, 'CASE WHEN $gate THEN coalesce(gates[$1.id], {{GATE($1.dst)}}) ELSE 1.0 END'],
   [

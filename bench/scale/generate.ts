@@ -291,7 +291,7 @@ export function generateScaleGraph(base: BaseVectors, opts: ScaleOptions): Scale
         const b = base.passages[h(p, 1) % base.passages.length];
         const entities = [...row(mentionCsr, p)];
         const named = entities.slice(0, 6).map(nameOf);
-        const own = entities.find((e) => e < E && !titled[e]);
+        const own = entities.find((e) => !titled[e]);
         if (own !== undefined) titled[own] = 1;
         yield {
           id: `p${p}`,

@@ -7,15 +7,12 @@ CALL (seeds) {
   // A hub seed (more than $hubFacts facts) is not read whole: its facts among the $hubFactK nearest of each type's fact
   // index are scored (docs/statements.md#hubs).
   CALL (seed) {
-    WITH seed WHERE $hubFacts = 0 OR {{FACT_DEGREE(seed)}} <= $hubFacts
+    WITH seed WHERE NOT {{FACT_HUB(seed)}}
     MATCH (seed)-[r]-(n:Entity) WHERE type(r) IN $relTypes AND n <> seed
     RETURN r, n
     UNION ALL
-    WITH seed WHERE $hubFacts > 0 AND {{FACT_DEGREE(seed)}} > $hubFacts
-    // Only the types it has: a search per fact index costs.
-    UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND apoc.node.degree(seed, t) > 0] AS t
-    CALL db.index.vector.queryRelationships('fact_' + t, $hubFactK, $questionEmbedding) YIELD relationship
-    WITH seed, relationship AS r WHERE startNode(r) = seed OR endNode(r) = seed
+    WITH seed WHERE {{FACT_HUB(seed)}}
+    {{INCLUDE hub_fact_search NODE=seed}}
     WITH r, CASE WHEN startNode(r) = seed THEN endNode(r) ELSE startNode(r) END AS n
     WITH r, n WHERE n:Entity AND n <> seed
     RETURN r, n

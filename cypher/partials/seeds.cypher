@@ -66,15 +66,12 @@ CALL (raw) {
   // A named hub (more than $hubFacts facts over the walked types, the store's count) is not read whole: its facts are
   // those among the $hubFactK nearest of each type's fact index (docs/statements.md#hubs).
   CALL (named) {
-    WITH named WHERE $hubFacts = 0 OR {{FACT_DEGREE(named)}} <= $hubFacts
+    WITH named WHERE NOT {{FACT_HUB(named)}}
     MATCH (named)-[r]-(:Entity) WHERE type(r) IN $relTypes AND type(r) <> 'SAME_AS' AND r.embedding IS NOT NULL
     RETURN r, {{COS(r.embedding)}} AS fact
     UNION ALL
-    WITH named WHERE $hubFacts > 0 AND {{FACT_DEGREE(named)}} > $hubFacts
-    // Only the types it has: a search per fact index costs.
-    UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND apoc.node.degree(named, t) > 0] AS t
-    CALL db.index.vector.queryRelationships('fact_' + t, $hubFactK, $questionEmbedding) YIELD relationship, score
-    WITH named, relationship AS r, score WHERE startNode(r) = named OR endNode(r) = named
+    WITH named WHERE {{FACT_HUB(named)}}
+    {{INCLUDE hub_fact_search NODE=named}}
     RETURN r, {{SCORE_COS(score)}} AS fact
   }
   WITH qWords, relationWords, named, nameLength, at, r, fact

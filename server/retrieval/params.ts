@@ -104,15 +104,15 @@ export const COMMON_PARAMS = {
     schema: int(0, 1000000000),
     // 1000: one entity of the 2Wiki graph has more (1,665); the 100 k scale graph's named hubs have thousands (bench/reports/scale/hub-passages-2026-12-05).
     default: 1000,
-    doc: "a named entity with more facts than this over the walked types (a hub; the store's count) is not read whole for its facts: they are its facts among the hubFactK nearest to the question in each type's fact index (docs/statements.md#hubs; 0 = always read whole)",
-    brief: 'a named entity with more facts is matched through the fact indexes, not read whole (0 = always read)',
+    doc: "an entity with more facts than this over the walked types (a hub; the store's count) is not read whole for its facts (a named entity's, for the fact seeds; in vector and hybrid, a seed's own): they are its facts among the hubFactK nearest to the question in the fact index of each walked type it has (docs/statements.md#hubs; 0 = always read whole)",
+    brief: 'an entity with more facts has them found through the fact indexes, not read whole (0 = always read)',
   },
   hubFactK: {
     schema: int(1, 10000),
     // 50: at 100 k, 200 made the questions naming a hub slower than reading it whole (an index search costs with its width).
     default: 50,
-    doc: "a named hub's facts: how many of each fact index's nearest to the question are searched for the hub's (hubFacts)",
-    brief: "how wide each fact index is searched for a named hub's facts",
+    doc: "a hub's facts (hubFacts): how many of each fact index's nearest to the question are searched for the hub's",
+    brief: "how wide each fact index is searched for a hub's facts",
   },
   factSeedTurns: {
     schema: int(0, 100),
