@@ -116,7 +116,9 @@ async function build(graph: ScaleGraph, dataDir: string, generateSeconds: number
   if (values.bulk === 'offline') {
     db('stop', dataDir);
     const csv = await writeImportCsv(graph.source, path.join(ROOT, '.data', 'scale', `csv-${graph.passages}`));
-    console.log(`CSV written: ${(csv.bytes / 2 ** 20).toFixed(0)} MB in ${csv.seconds.toFixed(1)} s`);
+    console.log(
+      `CSV written: ${(csv.bytes / 2 ** 20).toFixed(0)} MB in ${csv.seconds.toFixed(1)} s${csv.multiline ? ' (a field spans lines: multiline parsing)' : ''}`,
+    );
     const imp = runAdminImport(embeddedAdmin(ROOT, dataDir, '3g'), csv);
     console.log(`neo4j-admin database import full: ${imp.seconds.toFixed(1)} s`);
     fs.rmSync(csv.dir, { recursive: true, force: true });

@@ -297,7 +297,8 @@ export function generateScaleGraph(base: BaseVectors, opts: ScaleOptions): Scale
           id: `p${p}`,
           documentId: `p${p}`,
           title: own === undefined ? `Passage ${p}` : nameOf(own),
-          text: `${b.text} ${named.join(', ')}.`,
+          // On one line: a line break anywhere would make neo4j-admin parse every file in one thread (offline.ts).
+          text: `${b.text.replace(/\s*[\r\n]+\s*/g, ' ')} ${named.join(', ')}.`,
           source: 'scale',
           embedding: mix([[b.v, 1], [base.passages[h(p, 2) % base.passages.length].v, 0.3], ...noisy(p, 7, 0.6)]),
         };

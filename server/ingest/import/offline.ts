@@ -17,6 +17,7 @@ import { emptyStats } from './types.js';
 
 /** A CSV field: quoted, inner quotes doubled (neo4j-admin's default quoting). */
 const q = (s: string | null) => (s === null ? '' : `"${s.replace(/"/g, '""')}"`);
+const LINE_BREAK = /[\r\n]/;
 /**
  * Five decimals keep a unit vector's cosines to 1e-5 and the files a third of full precision;
  * written from the integer (formatting floats is most of the CSV's time).
@@ -46,6 +47,8 @@ class CsvFile {
   private readonly out: fs.WriteStream;
   private buffer: string[] = [];
   rows = 0;
+  /** Whether a field holds a line break: neo4j-admin then parses the file in one thread (--multiline-fields). */
+  multiline = false;
   constructor(
     readonly file: string,
     header: string,
@@ -54,7 +57,9 @@ class CsvFile {
     this.buffer.push(header);
   }
   async add(fields: string[]): Promise<void> {
-    this.buffer.push(fields.join(','));
+    const line = fields.join(',');
+    if (!this.multiline && LINE_BREAK.test(line)) this.multiline = true;
+    this.buffer.push(line);
     this.rows++;
     if (this.buffer.length >= 2000) await this.flush();
   }
@@ -78,6 +83,8 @@ export interface CsvSet {
   stats: ImportStats;
   bytes: number;
   seconds: number;
+  /** Whether any field holds a line break (then every file is parsed as multiline, one thread per file). */
+  multiline: boolean;
 }
 
 /** Writes the rows as neo4j-admin CSV files into `dir` (emptied first). */
@@ -138,7 +145,8 @@ export async function writeImportCsv(source: ImportSource, dir: string): Promise
   const nodes = [entities.file, passages.file, documents.file, meta.file];
   const relationships = [partOf.file, mentions.file, rels.file];
   const bytes = [...nodes, ...relationships].reduce((n, x) => n + fs.statSync(x).size, 0);
-  return { dir, nodes, relationships, stats, bytes, seconds: (performance.now() - t0) / 1000 };
+  const multiline = [entities, passages, documents, meta, partOf, mentions, rels].some((x) => x.multiline);
+  return { dir, nodes, relationships, stats, bytes, seconds: (performance.now() - t0) / 1000, multiline };
 }
 
 /** How neo4j-admin is run: an installed Neo4j's bin/neo4j-admin, or the embedded launcher's JVM home. */
@@ -180,7 +188,9 @@ export function runAdminImport(admin: AdminTool, csv: CsvSet, database = 'neo4j'
     'full',
     database,
     '--overwrite-destination=true',
-    '--multiline-fields=true',
+    // Multiline parsing reads each file in one thread; only a field with a line break needs it. (Neo4j 5.26's
+    // per-file form, --multiline-fields-format=v2, failed on real passages with quotes: "found CR outside a text cell".)
+    `--multiline-fields=${csv.multiline}`,
     '--skip-duplicate-nodes=false',
     '--bad-tolerance=0',
     // Its report of bad rows goes beside the CSV files, not into the working directory.

@@ -1,0 +1,87 @@
+// Subject: graph-recall import --offline: validated rows written as CSV, then neo4j-admin builds a new store from them.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT } from '../../../server/config.js';
+import { embeddedAdmin, runAdminImport, writeImportCsv } from '../../../server/ingest/import/offline.js';
+import { validateFolder } from '../../../server/ingest/import/validate.js';
+import { TEST_DIM } from '../../support/db.js';
+import { axis, importFolder } from '../../support/import-folder.js';
+
+/** Issue 28: the offline path's files and neo4j-admin's multiline parsing, which only a line break in a field needs. */
+
+/** A data folder of its own for neo4j-admin: a conf naming its data and logs. No server runs on it. */
+function scratchDataDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'offline-import-'));
+  fs.mkdirSync(path.join(dir, 'conf'));
+  fs.writeFileSync(path.join(dir, 'conf', 'neo4j.conf'), `server.directories.data=${dir}/data\nserver.directories.logs=${dir}/logs\n`);
+  return dir;
+}
+
+const folder = (secondText: string) =>
+  importFolder({
+    passages: [
+      { id: 'p1', documentId: 'd1', title: 'Aspirin', text: 'Aspirin treats headache and is made by "Bayer".', embedding: axis(0) },
+      { id: 'p2', documentId: 'd2', title: 'Bayer', text: secondText, embedding: axis(1) },
+    ],
+    entities: [
+      { id: 'aspirin', name: 'Aspirin', type: 'Compound', embedding: axis(10) },
+      { id: 'bayer', name: 'Bayer', type: 'Organization', description: 'A maker,\nof drugs', embedding: axis(11), descriptionEmbedding: axis(12) },
+    ],
+    mentions: [
+      { passage: 'p1', entity: 'aspirin' },
+      { passage: 'p2', entity: 'bayer' },
+    ],
+    relationships: [{ from: 'bayer', to: 'aspirin', predicate: 'makes', passageId: 'p1', embedding: axis(20) }],
+  });
+
+/** The counts neo4j-admin prints after "Imported:". */
+function imported(output: string) {
+  const n = (what: string) => Number(new RegExp(`(\\d+) ${what}`).exec(output.slice(output.indexOf('Imported:')))?.[1]);
+  return { nodes: n('nodes'), relationships: n('relationships') };
+}
+
+async function importOffline(secondText: string, multiline?: boolean) {
+  const v = await validateFolder(folder(secondText), { dimension: TEST_DIM });
+  const dataDir = scratchDataDir();
+  const csv = await writeImportCsv(v.source, path.join(dataDir, 'csv'));
+  try {
+    const run = runAdminImport(embeddedAdmin(ROOT, dataDir, '512m'), multiline === undefined ? csv : { ...csv, multiline });
+    return { csv, run };
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+describe('graph-recall import --offline', () => {
+  // nodes: 2 passages, 2 documents, 2 entities and the meta node; relationships: 2 PART_OF, 2 MENTIONS, 1 RELATED
+  const whole = { nodes: 7, relationships: 5 };
+
+  it('imports a passage whose text spans lines, parsing multiline only because a field needs it', async () => {
+    const { csv, run } = await importOffline('Bayer, of Leverkusen,\nmakes aspirin.\r\nIt says "take two".');
+    expect(csv.multiline).toBe(true);
+    expect(imported(run.output)).toEqual(whole);
+  }, 120_000);
+
+  it('imports one-line fields without multiline parsing, which a line break would fail', async () => {
+    const v = await validateFolder(
+      importFolder({
+        passages: [{ id: 'p1', documentId: 'd1', title: 'Aspirin', text: 'Aspirin, "the" drug.', embedding: axis(0) }],
+        entities: [{ id: 'aspirin', name: 'Aspirin', type: 'Compound', embedding: axis(10) }],
+        mentions: [{ passage: 'p1', entity: 'aspirin' }],
+      }),
+      { dimension: TEST_DIM },
+    );
+    const dataDir = scratchDataDir();
+    try {
+      const csv = await writeImportCsv(v.source, path.join(dataDir, 'csv'));
+      expect(csv.multiline).toBe(false);
+      const run = runAdminImport(embeddedAdmin(ROOT, dataDir, '512m'), csv);
+      expect(imported(run.output)).toEqual({ nodes: 4, relationships: 2 });
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+    // And the flag matters: the multiline rows read as one-line rows are refused.
+    await expect(importOffline('Bayer, of Leverkusen,\nmakes aspirin.', false)).rejects.toThrow(/multiple lines|multiline/i);
+  }, 180_000);
+});
