@@ -178,6 +178,16 @@ export function embeddedAdmin(root: string, dataDir: string, heap = '2g'): Admin
   };
 }
 
+/**
+ * neo4j-admin of the embedded launcher's JVM home on a folder of its own, `dir`, given a conf that names only its
+ * data and logs: a store no server runs on (the bulk benchmark's and the tests' target).
+ */
+export function scratchAdmin(root: string, dir: string, heap?: string): AdminTool {
+  fs.mkdirSync(path.join(dir, 'conf'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'conf', 'neo4j.conf'), `server.directories.data=${dir}/data\nserver.directories.logs=${dir}/logs\n`);
+  return embeddedAdmin(root, dir, heap);
+}
+
 /** Runs neo4j-admin database import full over the CSV files, replacing `database`; returns its seconds and output. */
 export function runAdminImport(admin: AdminTool, csv: CsvSet, database = 'neo4j'): { seconds: number; output: string } {
   const t0 = performance.now();

@@ -3,20 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../../../server/config.js';
-import { embeddedAdmin, runAdminImport, writeImportCsv } from '../../../server/ingest/import/offline.js';
+import { runAdminImport, scratchAdmin, writeImportCsv } from '../../../server/ingest/import/offline.js';
 import { validateFolder } from '../../../server/ingest/import/validate.js';
 import { TEST_DIM } from '../../support/db.js';
 import { axis, importFolder } from '../../support/import-folder.js';
 
 /** Issue 28: the offline path's files and neo4j-admin's multiline parsing, which only a line break in a field needs. */
 
-/** A data folder of its own for neo4j-admin: a conf naming its data and logs. No server runs on it. */
-function scratchDataDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'offline-import-'));
-  fs.mkdirSync(path.join(dir, 'conf'));
-  fs.writeFileSync(path.join(dir, 'conf', 'neo4j.conf'), `server.directories.data=${dir}/data\nserver.directories.logs=${dir}/logs\n`);
-  return dir;
-}
+const scratchDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'offline-import-'));
 
 const folder = (secondText: string) =>
   importFolder({
@@ -46,7 +40,7 @@ async function importOffline(secondText: string, multiline?: boolean) {
   const dataDir = scratchDataDir();
   const csv = await writeImportCsv(v.source, path.join(dataDir, 'csv'));
   try {
-    const run = runAdminImport(embeddedAdmin(ROOT, dataDir, '512m'), multiline === undefined ? csv : { ...csv, multiline });
+    const run = runAdminImport(scratchAdmin(ROOT, dataDir, '512m'), multiline === undefined ? csv : { ...csv, multiline });
     return { csv, run };
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -76,7 +70,7 @@ describe('graph-recall import --offline', () => {
     try {
       const csv = await writeImportCsv(v.source, path.join(dataDir, 'csv'));
       expect(csv.multiline).toBe(false);
-      const run = runAdminImport(embeddedAdmin(ROOT, dataDir, '512m'), csv);
+      const run = runAdminImport(scratchAdmin(ROOT, dataDir, '512m'), csv);
       expect(imported(run.output)).toEqual({ nodes: 4, relationships: 2 });
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
