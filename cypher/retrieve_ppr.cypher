@@ -250,7 +250,7 @@ WITH seeds, entitySeeds, passageSeeds, residual, estimate,
      [s IN seeds WHERE s.namedActivation > 0 | elementId(s.node)] AS named
 // A seed the first round does not push from (its residual per neighbour at most $pushEpsilon: a hub) gives no facts of
 // its own either, as in the gated walk: its relationships would be read for them (docs/statements.md#hubs).
-WITH [s IN seeds | s {.*, hub: coalesce(residual[elementId(s.node)], 0.0) <= $pushEpsilon * mass * apoc.node.degree(s.node, pushTypes)}] AS seeds,
+WITH [s IN seeds | s {.*, hub: NOT (coalesce(residual[elementId(s.node)], 0.0) > $pushEpsilon * mass * apoc.node.degree(s.node, pushTypes))}] AS seeds,
      entitySeeds, passageSeeds, residual, estimate, mass, pushTypes, named
 // push round 1 of 6 (runs when $pushRounds >= 1); each later push round is this block again with its own number.
 // The residuals are sorted as a list, not by ORDER BY: a sort buffers its rows, and Neo4j counts

@@ -65,6 +65,9 @@ const MACROS: [RegExp, string][] = [
   // {{FACT_HUB(n)}}: n has more than $hubFacts facts over the walked types but SAME_AS, by the store's count (no read of
   // a hub); its facts are then found through the fact indexes (partials/hub_fact_search.cypher, docs/statements.md#hubs).
   [/\{\{FACT_HUB\((.+?)\)\}\}/g, "($hubFacts > 0 AND apoc.node.degree($1, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|')) > $hubFacts)"],
+  // {{PUSHES(u, r)}}: ppr push's rule for a node u holding residual r: it pushes when its residual per relationship (the
+  // store's count over pushTypes) exceeds $pushEpsilon x the teleport mass. The push step and the hub seeds both use it.
+  [/\{\{PUSHES\((\S+?), (.+?)\)\}\}/g, '$2 > $$pushEpsilon * mass * apoc.node.degree($1, pushTypes)'],
   // A walk step's gate for candidate c: from the query's gate cache when an earlier step gated it.
   [/\{\{STEP_GATE\((.+?)\)\}\}/g, 'CASE WHEN $gate THEN coalesce(gates[$1.id], {{GATE($1.dst)}}) ELSE 1.0 END'],
   [

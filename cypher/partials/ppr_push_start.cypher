@@ -12,5 +12,5 @@ WITH seeds, entitySeeds, passageSeeds, residual, estimate,
      [s IN seeds WHERE s.namedActivation > 0 | elementId(s.node)] AS named
 // A seed the first round does not push from (its residual per neighbour at most $pushEpsilon: a hub) gives no facts of
 // its own either, as in the gated walk: its relationships would be read for them (docs/statements.md#hubs).
-WITH [s IN seeds | s {.*, hub: coalesce(residual[elementId(s.node)], 0.0) <= $pushEpsilon * mass * apoc.node.degree(s.node, pushTypes)}] AS seeds,
+WITH [s IN seeds | s {.*, hub: NOT ({{PUSHES(s.node, coalesce(residual[elementId(s.node)], 0.0))}})}] AS seeds,
      entitySeeds, passageSeeds, residual, estimate, mass, pushTypes, named

@@ -6,7 +6,7 @@ CALL (residual, mass, pushTypes, named) {
   WITH c.id AS id, c.r AS r
   MATCH (u) WHERE elementId(u) = id
   // The degree from the store's per-type counts: no read of a hub's relationships to hold it back.
-  WITH u, id, r WHERE r > $pushEpsilon * mass * apoc.node.degree(u, pushTypes) LIMIT $pushFrontier
+  WITH u, id, r WHERE {{PUSHES(u, r)}} LIMIT $pushFrontier
   OPTIONAL MATCH (u)-[rel]-(v) WHERE type(rel) IN $relTypes + ['MENTIONS'] AND (v:Entity OR v:Passage)
   WITH id, r, collect(CASE WHEN v IS NOT NULL THEN [elementId(v), coalesce(toFloatOrNull(rel.weight), 1.0)
          * CASE WHEN type(rel) = 'MENTIONS' AND id IN named THEN $namedPassageWeight ELSE 1.0 END] END) AS nbrs
