@@ -17,7 +17,7 @@ import { execSync } from 'node:child_process';
 import { ROOT } from '../server/config.js';
 import { runAdminImport, scratchAdmin, writeImportCsv } from '../server/ingest/import/offline.js';
 import type { ImportSource } from '../server/ingest/import/types.js';
-import { rowsPerSecond } from '../server/ingest/import/types.js';
+import { importRows } from '../server/ingest/import/types.js';
 import { loadBaseVectors } from './scale/base-vectors.js';
 import { generateScaleGraph } from './scale/generate.js';
 
@@ -78,14 +78,15 @@ const base = await loadBaseVectors();
 const work = path.join(ROOT, '.data', 'bulk-bench');
 const rows: Row[] = [];
 for (const n of sizes) {
+  // Its rows are generated as they are read, so one graph serves every variant.
+  const graph = generateScaleGraph(base, { passages: n, questions: 0, seed: Number(values.seed) });
   for (const variant of variants) {
-    const graph = generateScaleGraph(base, { passages: n, questions: 0, seed: Number(values.seed) });
     fs.rmSync(work, { recursive: true, force: true });
     const csv = await writeImportCsv(variant === 'none' ? withoutVectors(graph.source) : graph.source, path.join(work, 'csv'));
     for (const multiline of values.multiline === 'both' && !csv.multiline ? [false, true] : [csv.multiline]) {
       fs.rmSync(path.join(work, 'store'), { recursive: true, force: true });
       const imp = runAdminImport(scratchAdmin(ROOT, path.join(work, 'store'), '3g'), { ...csv, multiline });
-      const count = rowsPerSecond({ ...csv.stats, loadSeconds: 1 });
+      const count = importRows(csv.stats);
       const row: Row = {
         passages: n,
         variant,

@@ -17,7 +17,8 @@ import { emptyStats } from './types.js';
 
 /** A CSV field: quoted, inner quotes doubled (neo4j-admin's default quoting). */
 const q = (s: string | null) => (s === null ? '' : `"${s.replace(/"/g, '""')}"`);
-const LINE_BREAK = /[\r\n]/;
+/** A line break in a quoted field (text); the unquoted ones, vectors and numbers, never hold one. */
+const spansLines = (field: string) => field.charCodeAt(0) === 34 && /[\r\n]/.test(field);
 /**
  * Five decimals keep a unit vector's cosines to 1e-5 and the files a third of full precision;
  * written from the integer (formatting floats is most of the CSV's time).
@@ -57,9 +58,8 @@ class CsvFile {
     this.buffer.push(header);
   }
   async add(fields: string[]): Promise<void> {
-    const line = fields.join(',');
-    if (!this.multiline && LINE_BREAK.test(line)) this.multiline = true;
-    this.buffer.push(line);
+    if (!this.multiline && fields.some(spansLines)) this.multiline = true;
+    this.buffer.push(fields.join(','));
     this.rows++;
     if (this.buffer.length >= 2000) await this.flush();
   }

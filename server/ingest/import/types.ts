@@ -70,6 +70,8 @@ export interface ImportStats {
 
 export const emptyStats = (): ImportStats => ({ documents: 0, passages: 0, entities: 0, mentions: 0, relationships: 0, curatedTypes: [], loadSeconds: 0 });
 
-/** Node and relationship rows per second of a load (PART_OF and Document rows included). */
-export const rowsPerSecond = (s: ImportStats): number =>
-  (s.documents + 2 * s.passages + s.entities + s.mentions + s.relationships) / Math.max(s.loadSeconds, 1e-9);
+/** Node and relationship rows of a load (PART_OF and Document rows included). */
+export const importRows = (s: ImportStats): number => s.documents + 2 * s.passages + s.entities + s.mentions + s.relationships;
+
+/** Rows per second of a load. */
+export const rowsPerSecond = (s: ImportStats): number => importRows(s) / Math.max(s.loadSeconds, 1e-9);

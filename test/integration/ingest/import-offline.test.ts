@@ -35,11 +35,12 @@ function imported(output: string) {
   return { nodes: n('nodes'), relationships: n('relationships') };
 }
 
-async function importOffline(secondText: string, multiline?: boolean) {
-  const v = await validateFolder(folder(secondText), { dimension: TEST_DIM });
+/** Validates an import folder, writes its CSV and runs neo4j-admin on a store of its own (removed afterwards). */
+async function importOffline(dir: string, multiline?: boolean) {
+  const v = await validateFolder(dir, { dimension: TEST_DIM });
   const dataDir = scratchDataDir();
-  const csv = await writeImportCsv(v.source, path.join(dataDir, 'csv'));
   try {
+    const csv = await writeImportCsv(v.source, path.join(dataDir, 'csv'));
     const run = runAdminImport(scratchAdmin(ROOT, dataDir, '512m'), multiline === undefined ? csv : { ...csv, multiline });
     return { csv, run };
   } finally {
@@ -52,30 +53,22 @@ describe('graph-recall import --offline', () => {
   const whole = { nodes: 7, relationships: 5 };
 
   it('imports a passage whose text spans lines, parsing multiline only because a field needs it', async () => {
-    const { csv, run } = await importOffline('Bayer, of Leverkusen,\nmakes aspirin.\r\nIt says "take two".');
+    const { csv, run } = await importOffline(folder('Bayer, of Leverkusen,\nmakes aspirin.\r\nIt says "take two".'));
     expect(csv.multiline).toBe(true);
     expect(imported(run.output)).toEqual(whole);
   }, 120_000);
 
   it('imports one-line fields without multiline parsing, which a line break would fail', async () => {
-    const v = await validateFolder(
+    const { csv, run } = await importOffline(
       importFolder({
         passages: [{ id: 'p1', documentId: 'd1', title: 'Aspirin', text: 'Aspirin, "the" drug.', embedding: axis(0) }],
         entities: [{ id: 'aspirin', name: 'Aspirin', type: 'Compound', embedding: axis(10) }],
         mentions: [{ passage: 'p1', entity: 'aspirin' }],
       }),
-      { dimension: TEST_DIM },
     );
-    const dataDir = scratchDataDir();
-    try {
-      const csv = await writeImportCsv(v.source, path.join(dataDir, 'csv'));
-      expect(csv.multiline).toBe(false);
-      const run = runAdminImport(scratchAdmin(ROOT, dataDir, '512m'), csv);
-      expect(imported(run.output)).toEqual({ nodes: 4, relationships: 2 });
-    } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
+    expect(csv.multiline).toBe(false);
+    expect(imported(run.output)).toEqual({ nodes: 4, relationships: 2 });
     // And the flag matters: the multiline rows read as one-line rows are refused.
-    await expect(importOffline('Bayer, of Leverkusen,\nmakes aspirin.', false)).rejects.toThrow(/multiple lines|multiline/i);
+    await expect(importOffline(folder('Bayer, of Leverkusen,\nmakes aspirin.'), false)).rejects.toThrow(/multiple lines|multiline/i);
   }, 180_000);
 });
