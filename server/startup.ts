@@ -27,6 +27,8 @@ export interface RunningServer {
    * database, the projection built and the statements planned. Rejects when start-up failed.
    */
   ready: Promise<Services>;
+  /** The database watchdog (server/watchdog.ts), from the moment the API answers; undefined before. */
+  readonly watch: DatabaseWatch | undefined;
   close(): Promise<void>;
 }
 
@@ -128,5 +130,14 @@ export async function startServer(config: Config, overrides: ServiceOverrides = 
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   }
-  return { url, server, startup, ready, close: () => releaseAll({}) };
+  return {
+    url,
+    server,
+    startup,
+    ready,
+    get watch() {
+      return watch;
+    },
+    close: () => releaseAll({}),
+  };
 }

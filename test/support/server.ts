@@ -1,4 +1,5 @@
 import type { Driver } from 'neo4j-driver';
+import type { DatabaseWatch } from '../../server/db/watch.js';
 import type { Services } from '../../server/services.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import type { Embedder } from '../../server/embedders/types.js';
@@ -16,6 +17,8 @@ export interface RunningServer {
   url: string;
   driver: Driver;
   services: Services;
+  /** The server's database watchdog (startServer only; none without the start-up sequence). */
+  watch?: DatabaseWatch;
   close(): Promise<void>;
 }
 
@@ -71,7 +74,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     await running.close();
     throw e;
   });
-  return { url: running.url, driver: services.store.driver, services, close: () => running.close() };
+  return { url: running.url, driver: services.store.driver, services, watch: running.watch, close: () => running.close() };
 }
 
 /** The embedder's methods bound to it, so a wrapper can replace close() and keep the rest. */

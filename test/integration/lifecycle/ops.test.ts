@@ -233,7 +233,7 @@ test('an entity committed after the projection was made, before any rebuild was 
   await srv.services.retriever.projection.idle();
 }, 300_000);
 
-test("a projection dropped behind the server's back: ppr 503 + Retry-After, health says building, then 200", async () => {
+test("a projection dropped behind the server's back: the watchdog rebuilds it unasked; without it, ppr 503 + Retry-After, health says building, then 200", async () => {
   // Self-contained: a graph to project (the earlier tests may not have run).
   expect((await call('write', '/v1/documents', { method: 'POST', headers: H, body: JSON.stringify({ documents: [doc('drop', 0)] }) })).status).toBe(201);
   expect((await pprUntilReady()).at(-1)!.status).toBe(200);
@@ -246,6 +246,18 @@ test("a projection dropped behind the server's back: ppr 503 + Retry-After, heal
       await s.close();
     }
   };
+  const exists = async () => (await driver.executeQuery('RETURN gds.graph.exists($g) AS e', { g: 'graph_recall_ppr' })).records[0].get('e') as boolean;
+
+  // The watchdog (server/watchdog.ts) notices the loss and rebuilds the projection with no request.
+  await drop();
+  const deadline = Date.now() + 60_000;
+  while (!(await exists()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  expect(await exists()).toBe(true);
+  await srv.services.retriever.projection.idle();
+
+  // A request or a health check notices it too. The watchdog stops here (this is the file's last test): a tick of it
+  // between the drop and the request would rebuild the projection first, and the request would rightly answer 200.
+  srv.watch!.stop();
   await drop();
   const first = await retrieve('ppr', 'Who worked with Ada Lovelace?');
   expect(first.status).toBe(503);
