@@ -203,7 +203,10 @@ CALL (raw, namedFacts, relationFacts) {
   WITH node, max(fact) AS fact
   RETURN collect({node: node, fact: fact}) AS factHits
 }
-WITH raw + [f IN factHits WHERE none(s IN raw WHERE s.node = f.node) | {node: f.node, cosine: null, namedActivation: 0.0, sources: []}] AS raw, best, factHits
+WITH raw + [f IN factHits WHERE none(s IN raw WHERE s.node = f.node) | {node: f.node, cosine: null, namedActivation: 0.0, sources: []}] AS raw, best, factHits,
+     namedFacts
+// vector and hybrid list a seed's facts (partials/seed_facts.cypher): there a named hub carries its facts found above
+// through the fact indexes (foundFacts), not to search the same indexes again; the graph modes carry nothing more.
 WITH [s IN raw | s {.*, fact: [f IN factHits WHERE f.node = s.node | f.fact][0]}] AS raw, best
 WITH [s IN raw | s {.*, sources: s.sources + CASE WHEN s.fact IS NULL THEN [] ELSE ['fact'] END}] AS raw, best
 // A seed's initial activation: the largest of its cosine over the best vector seed's, its best fact's cosine, and 1 for named seeds.

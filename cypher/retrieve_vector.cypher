@@ -199,8 +199,14 @@ OPTIONAL CALL (ranked) {
     WITH node, max(fact) AS fact
     RETURN collect({node: node, fact: fact}) AS factHits
   }
-  WITH raw + [f IN factHits WHERE none(s IN raw WHERE s.node = f.node) | {node: f.node, cosine: null, namedActivation: 0.0, sources: []}] AS raw, best, factHits
-  WITH [s IN raw | s {.*, fact: [f IN factHits WHERE f.node = s.node | f.fact][0]}] AS raw, best
+  WITH raw + [f IN factHits WHERE none(s IN raw WHERE s.node = f.node) | {node: f.node, cosine: null, namedActivation: 0.0, sources: []}] AS raw, best,
+      factHits,
+       namedFacts
+  // vector and hybrid list a seed's facts (partials/seed_facts.cypher): there a named hub carries its facts found above
+  // through the fact indexes (foundFacts), not to search the same indexes again; the graph modes carry nothing more.
+  WITH [s IN raw | s {.*, fact: [f IN factHits WHERE f.node = s.node | f.fact][0], foundFacts: CASE WHEN s.namedActivation > 0 AND ($factSeedK > 0 OR
+      $relationSeedK > 0) AND ($hubFacts > 0 AND apoc.node.degree(s.node, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|')) > $hubFacts) THEN [f IN
+      namedFacts WHERE f.named = s.node | f.r] END}] AS raw, best
   WITH [s IN raw | s {.*, sources: s.sources + CASE WHEN s.fact IS NULL THEN [] ELSE ['fact'] END}] AS raw, best
   // A seed's initial activation: the largest of its cosine over the best vector seed's, its best fact's cosine, and 1 for named seeds.
   WITH [s IN raw | s {.*, activation: apoc.coll.max([s.namedActivation, CASE WHEN s.cosine IS NULL OR best IS NULL OR best <= 0 THEN 0.0 ELSE s.cosine / best
@@ -237,20 +243,25 @@ CALL (ranked) {
 // embedding, question)); the $factK best, each an evidence path of one hop.
 CALL (seeds) {
   UNWIND seeds AS s
-  WITH s.node AS seed, s.activation AS a
+  WITH s.node AS seed, s.activation AS a, s.foundFacts AS known
   // A hub seed (more than $hubFacts facts) is not read whole: its facts among the $hubFactK nearest of each type's fact
-  // index are scored (docs/statements.md#hubs).
-  CALL (seed) {
+  // index are scored (docs/statements.md#hubs), those the seed mapping found for a named hub (known) or found here.
+  CALL (seed, known) {
     WITH seed WHERE NOT ($hubFacts > 0 AND apoc.node.degree(seed, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|')) > $hubFacts)
     MATCH (seed)-[r]-(n:Entity) WHERE type(r) IN $relTypes AND n <> seed
     RETURN r, n
     UNION ALL
-    WITH seed WHERE ($hubFacts > 0 AND apoc.node.degree(seed, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|')) > $hubFacts)
-    // A hub's facts through the fact indexes (docs/statements.md#hubs): of the $hubFactK nearest to the question in the index
-    // of each walked type it has (a search per index costs), those it is an end of.
-    UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND apoc.node.degree(seed, t) > 0] AS t
-    CALL db.index.vector.queryRelationships('fact_' + t, $hubFactK, $questionEmbedding) YIELD relationship, score
-    WITH seed, relationship AS r, score WHERE startNode(r) = seed OR endNode(r) = seed
+    WITH seed, known WHERE ($hubFacts > 0 AND apoc.node.degree(seed, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|')) > $hubFacts)
+    CALL (seed, known) {
+      WITH seed WHERE known IS NULL
+      // A hub's facts through the fact indexes (docs/statements.md#hubs): of the $hubFactK nearest to the question in the index
+      // of each walked type it has (a search per index costs), those it is an end of.
+      UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND apoc.node.degree(seed, t) > 0] AS t
+      CALL db.index.vector.queryRelationships('fact_' + t, $hubFactK, $questionEmbedding) YIELD relationship, score
+      WITH seed, relationship AS r, score WHERE startNode(r) = seed OR endNode(r) = seed
+      RETURN collect(r) AS found
+    }
+    UNWIND coalesce(known, found) AS r
     WITH r, CASE WHEN startNode(r) = seed THEN endNode(r) ELSE startNode(r) END AS n
     WITH r, n WHERE n:Entity AND n <> seed
     RETURN r, n

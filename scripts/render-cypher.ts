@@ -258,9 +258,15 @@ const PUSH_ONLY = ['pushRounds', 'pushEpsilon', 'pushFrontier'];
 
 /** The tail every graph mode shares: passage ranking, evidence, facts, the result. */
 const graphTail = (section: { n: number }) => [partial('rank_passages', {}, section), partial('walk_facts', {}, section), partial('result', {}, section)];
+/**
+ * The key vector's and hybrid's seeds carry (partials/seeds.cypher): a named hub's facts, found through the fact indexes
+ * for the fact seeds, which partials/seed_facts.cypher lists without searching the same indexes again.
+ */
+const SEED_HUB_FACTS =
+  ', foundFacts: CASE WHEN s.namedActivation > 0 AND ($factSeedK > 0 OR $relationSeedK > 0) AND {{FACT_HUB(s.node)}} THEN [f IN namedFacts WHERE f.named = s.node | f.r] END';
 /** vector's and hybrid's tail: seeds only where facts lie outside the passages, facts, the result. */
 const baselineTail = (section: { n: number }) => [
-  partial('seeds_if_needed', {}, section),
+  partial('seeds_if_needed', { SEED_HUB_FACTS: SEED_HUB_FACTS }, section),
   partial('passage_facts', {}, section),
   partial('seed_facts', {}, section),
   partial('result', {}, section),
@@ -289,7 +295,7 @@ function gatedFile(steps: number, which: string): Statement {
     ],
     body: (section) => [
       ...(steps < MAX_STEPS ? [partial('gated_steps_guard', { STEPS: String(steps), DEEP_FILE: GATED_DEEP_FILE }, section)] : []),
-      partial('seeds', {}, section),
+      partial('seeds', { SEED_HUB_FACTS: '' }, section),
       partial('gated_walk_start', {}, section),
       repeated('gated_walk_step', steps, 'step', '$steps', {}, section),
       partial('gated_walk_end', {}, section),
@@ -315,7 +321,7 @@ const FILES: Record<string, Statement> = {
     ],
     omit: ['engine', ...GDS_ONLY],
     body: (section) => [
-      partial('seeds', {}, section),
+      partial('seeds', { SEED_HUB_FACTS: '' }, section),
       partial('ppr_teleport', {}, section),
       partial('ppr_push_start', {}, section),
       repeated('ppr_push_step', MAX_PUSH_ROUNDS, 'push round', '$pushRounds', {}, section),
@@ -335,7 +341,7 @@ const FILES: Record<string, Statement> = {
     ],
     omit: ['engine', ...PUSH_ONLY],
     body: (section) => [
-      partial('seeds', {}, section),
+      partial('seeds', { SEED_HUB_FACTS: '' }, section),
       partial('ppr_gds_check', {}, section),
       partial('ppr_teleport', {}, section),
       partial('ppr_gds_groups', {}, section),

@@ -3,16 +3,21 @@
 // embedding, question)); the $factK best, each an evidence path of one hop.
 CALL (seeds) {
   UNWIND seeds AS s
-  WITH s.node AS seed, s.activation AS a
+  WITH s.node AS seed, s.activation AS a, s.foundFacts AS known
   // A hub seed (more than $hubFacts facts) is not read whole: its facts among the $hubFactK nearest of each type's fact
-  // index are scored (docs/statements.md#hubs).
-  CALL (seed) {
+  // index are scored (docs/statements.md#hubs), those the seed mapping found for a named hub (known) or found here.
+  CALL (seed, known) {
     WITH seed WHERE NOT {{FACT_HUB(seed)}}
     MATCH (seed)-[r]-(n:Entity) WHERE type(r) IN $relTypes AND n <> seed
     RETURN r, n
     UNION ALL
-    WITH seed WHERE {{FACT_HUB(seed)}}
-    {{INCLUDE hub_fact_search NODE=seed}}
+    WITH seed, known WHERE {{FACT_HUB(seed)}}
+    CALL (seed, known) {
+      WITH seed WHERE known IS NULL
+      {{INCLUDE hub_fact_search NODE=seed}}
+      RETURN collect(r) AS found
+    }
+    UNWIND coalesce(known, found) AS r
     WITH r, CASE WHEN startNode(r) = seed THEN endNode(r) ELSE startNode(r) END AS n
     WITH r, n WHERE n:Entity AND n <> seed
     RETURN r, n

@@ -358,6 +358,14 @@ describe('fact seeds', () => {
       { e: withCosine(q, 0.1, rand), vectors },
     );
     try {
+      // What the hub's search in the fact index finds (approximate: on these vectors, friend 7 and a spread of the others).
+      const hits = await driver.executeQuery(
+        `CALL db.index.vector.queryRelationships('fact_RELATED', 50, $q) YIELD relationship
+         WITH relationship WHERE startNode(relationship).id = 'h:hub' RETURN endNode(relationship).id AS id`,
+        { q },
+      );
+      const found = new Set(hits.records.map((x) => x.get('id') as string));
+      expect(found.has('h:7')).toBe(true);
       // hubFacts 1000 (default): the hub's facts are found through the fact index; 0: read whole.
       for (const hubFactsParam of [1000, 0])
         for (const mode of ['vector', 'hybrid', 'gated', 'ppr'] as Mode[]) {
@@ -366,6 +374,15 @@ describe('fact seeds', () => {
           expect(r.seeds.find((s) => s.id === 'h:hub')).toMatchObject({ sources: expect.arrayContaining(['name']) });
           expect(r.seeds.find((s) => s.id === 'h:7')).toMatchObject({ sources: ['fact'] });
           expect(r.seeds.find((s) => s.id === 'h:7')!.factScore).toBeCloseTo(0.95, 5);
+          if (hubFactsParam > 0 && (mode === 'vector' || mode === 'hybrid')) {
+            // vector and hybrid list the seed's facts: the hub's are those its fact index search found (carried from the
+            // seed mapping), not all of them read whole. With no gate (the friends have no description) they rank by id.
+            const friends = r.facts.map((f) => f.object.id);
+            const seedIds = new Set(r.seeds.map((x) => x.id));
+            // The hub's own facts, not only those of its friends that are fact seeds.
+            expect(friends.filter((id) => !seedIds.has(id)).length).toBeGreaterThan(0);
+            expect(friends.filter((id) => !found.has(id))).toEqual([]);
+          }
         }
     } finally {
       await driver.executeQuery("MATCH (x:Entity) WHERE x.id STARTS WITH 'h:' DETACH DELETE x");
