@@ -32,7 +32,8 @@
 // :param lexicalK => 20                     /* rrf, rrf3: passages from the full-text index (BM25) added as candidates */;
 // :param rrfK => 20                         /* rrf and rrf3 only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in */;
 // :param graphKeep => 3                     /* rrf: the graph ranking's first this many passages go ahead of the rest (0 = off) */;
-// :param textKeep => 0                      /* rrf: the text ranking's first this many passages go ahead of the rest (0 = off) */;
+// :param textKeep => 1                      /* rrf: the text ranking's first this many passages go ahead of the rest (0 = off) */;
+// :param textKeepAgreed => true             /* rrf: textKeep keeps only a passage first in both dense and full-text */;
 // :param graphFloor => 0.05                 /* rrf, rrf3: the least graph score (of the best's) that ranks on the graph's side */;
 // :param relTypes => ['RELATED', 'SAME_AS'] /* relationship types walked between entities (server allow-list) */;
 // :param pathK => 10                        /* evidence paths from a seed are found for this many of the most activated non-seed entities */;
@@ -617,9 +618,11 @@ CALL (topEntities, extraCandidates, named) {
   UNWIND cands AS c
   WITH c.p AS p, c.graphScore AS graphScore, c.vectorScore AS vectorScore,
        CASE $fusion
-         // The graph's first $graphKeep (and the text's first $textKeep, 0 by default) go ahead of the rest (1 + their rrf score).
+         // The graph's first $graphKeep and the text's first $textKeep go ahead of the rest (1 + their rrf score); with
+         // $textKeepAgreed only a passage first both by its vector and by full-text (docs/statements.md#fusion).
          WHEN 'rrf' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + textRank[elementId(c.p)]), 0.0)
-                       + CASE WHEN graphRank[elementId(c.p)] <= $graphKeep OR textRank[elementId(c.p)] <= $textKeep THEN 1.0 ELSE 0.0 END
+                       + CASE WHEN graphRank[elementId(c.p)] <= $graphKeep OR (textRank[elementId(c.p)] <= $textKeep AND (NOT $textKeepAgreed OR
+                           (denseRank[elementId(c.p)] = 1 AND c.lexicalRank = 1))) THEN 1.0 ELSE 0.0 END
          WHEN 'rrf3' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0)
                        + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0)
          ELSE $graphWeight * c.graphScore + $vectorWeight * c.vectorScore

@@ -105,9 +105,10 @@ CALL (topEntities, extraCandidates, named) {
   UNWIND cands AS c
   WITH c.p AS p, c.graphScore AS graphScore, c.vectorScore AS vectorScore,
        CASE $fusion
-         // The graph's first $graphKeep (and the text's first $textKeep, 0 by default) go ahead of the rest (1 + their rrf score).
+         // The graph's first $graphKeep and the text's first $textKeep go ahead of the rest (1 + their rrf score); with
+         // $textKeepAgreed only a passage first both by its vector and by full-text (docs/statements.md#fusion).
          WHEN 'rrf' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + textRank[elementId(c.p)]), 0.0)
-                       + CASE WHEN graphRank[elementId(c.p)] <= $graphKeep OR textRank[elementId(c.p)] <= $textKeep THEN 1.0 ELSE 0.0 END
+                       + CASE WHEN graphRank[elementId(c.p)] <= $graphKeep OR (textRank[elementId(c.p)] <= $textKeep AND (NOT $textKeepAgreed OR (denseRank[elementId(c.p)] = 1 AND c.lexicalRank = 1))) THEN 1.0 ELSE 0.0 END
          WHEN 'rrf3' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0)
                        + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0)
          ELSE $graphWeight * c.graphScore + $vectorWeight * c.vectorScore

@@ -202,11 +202,18 @@ export const COMMON_PARAMS = {
   },
   textKeep: {
     schema: int(0, 100),
-    // 0: keeping the text's first lifted HotpotQA dev but cost the two-layer probes 6-7 points, where the text's first
-    // is rarely a hop (bench/reports/devsets/keep-2026-12-05).
-    default: 0,
-    doc: "rrf only: the text ranking's (dense and full-text fused by rank) first textKeep passages are kept ahead of every other passage, as graphKeep keeps the graph's (0 = off)",
+    // 1, with textKeepAgreed: the passage first by both text voices lifts HotpotQA dev and changes nothing on the other
+    // sets or the two-layer probes; kept whatever the voices say, it cost those probes 6 points
+    // (bench/reports/devsets/text-keep-agreed-2026-12-05, bench/reports/devsets/keep-2026-12-05).
+    default: 1,
+    doc: "rrf only: the text ranking's (dense and full-text fused by rank) first textKeep passages are kept ahead of every other passage, as graphKeep keeps the graph's, with textKeepAgreed only a passage both text rankings put first (0 = off)",
     brief: "rrf: the text ranking's first this many passages go ahead of the rest (0 = off)",
+  },
+  textKeepAgreed: {
+    schema: z.boolean(),
+    default: true,
+    doc: "rrf only: textKeep keeps a passage ahead only if it is first in both the dense and the full-text ranking (the two text voices agree; false: the text ranking's first whatever they say)",
+    brief: 'rrf: textKeep keeps only a passage first in both dense and full-text',
   },
   graphFloor: {
     schema: num(0, 1),

@@ -423,6 +423,8 @@ export interface SelectParams {
   /** rrf: the graph ranking's first graphKeep and the text ranking's first textKeep score 1 + their rrf score (absent: 0). */
   graphKeep?: number;
   textKeep?: number;
+  /** rrf: textKeep keeps a passage only if it is first in both the dense and the full-text ranking. */
+  textKeepAgreed?: boolean;
 }
 
 /**
@@ -516,7 +518,10 @@ export function selectPassages(
         p.fusion === 'rrf'
           ? part(graphRank.get(c.id)) +
             part(textRank.get(c.id)) +
-            ((graphRank.get(c.id) ?? Infinity) <= (p.graphKeep ?? 0) || textRank.get(c.id)! <= (p.textKeep ?? 0) ? 1 : 0)
+            ((graphRank.get(c.id) ?? Infinity) <= (p.graphKeep ?? 0) ||
+            (textRank.get(c.id)! <= (p.textKeep ?? 0) && (!p.textKeepAgreed || (denseRank.get(c.id) === 1 && lexicalRank.get(c.id) === 1)))
+              ? 1
+              : 0)
           : p.fusion === 'rrf3'
             ? part(graphRank.get(c.id)) + part(denseRank.get(c.id)) + part(lexicalRank.get(c.id))
             : p.graphWeight * c.graphScore + p.vectorWeight * c.vectorScore,

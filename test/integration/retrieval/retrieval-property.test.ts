@@ -245,46 +245,57 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     for (let i = 1; i < trace.top.length; i++) expect(trace.top[i].score).toBeLessThanOrEqual(trace.top[i - 1].score);
   });
 
-  test.each(['rrf', 'rrf3'] as const)('gated mode with %s fusion equals the reference (lexical ranking read from the full-text index)', async (fusion) => {
-    const question = 'passage 3 text 7 passage 12';
-    const p = {
-      ...common,
-      steps: 3,
-      gate: true,
-      decay: 0.7,
-      threshold: 0.01,
-      frontier: 100,
-      degreeDiscount: 0,
-      graphWeight: 0.4,
-      vectorWeight: 0.6,
-      fusion,
-      lexicalK: 6,
-      rrfK: 60,
-      // High enough that some of the first passages have no graph vote: both sides must drop them alike.
-      graphFloor: 0.3,
-      // rrf: the graph's first 2 and the text's first 1 go ahead of the rest (rrf3 has no such rule).
-      graphKeep: 2,
-      textKeep: 1,
-    };
-    const res = await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: p });
-    const lexical = await driver.executeQuery(
-      "CALL db.index.fulltext.queryNodes('passage_text', $q, {limit: $k}) YIELD node RETURN node.id AS id",
-      { q: question, k: neo4jInt(p.lexicalK) },
-      { database: 'neo4j' },
-    );
-    const seeds = vectorSeeds(ref, q, p.seedK, p.seedMinScore);
-    const act = gatedActivation(ref, q, seeds, p);
-    const expected = selectPassages(
-      ref,
-      q,
-      act,
-      [],
-      p,
-      lexical.records.map((r) => r.get('id') as string),
-    );
-    expectClose(res.passages, expected.passages, ['score', 'graphScore', 'vectorScore']);
-    expect(lexical.records.length).toBeGreaterThan(0);
-  });
+  // The passage nearest the question, and a question whose words are its own: first both by its vector and by full-text.
+  const denseFirst = ref.passages.map((x) => ({ i: Number(x.id.slice(1)), c: cosineOf(x.embedding, q) })).sort((a, b) => b.c - a.c)[0].i;
+  test.each([
+    ['rrf', false, 'passage 3 text 7 passage 12'],
+    // textKeepAgreed: the text's first is kept only where dense and full-text both put it first.
+    ['rrf', true, 'passage 3 text 7 passage 12'],
+    ['rrf', true, `passage ${denseFirst} text ${denseFirst}`],
+    ['rrf3', false, 'passage 3 text 7 passage 12'],
+  ] as const)(
+    'gated mode with %s fusion (textKeepAgreed %p, question %p) equals the reference (lexical ranking read from the full-text index)',
+    async (fusion, textKeepAgreed, question) => {
+      const p = {
+        ...common,
+        steps: 3,
+        gate: true,
+        decay: 0.7,
+        threshold: 0.01,
+        frontier: 100,
+        degreeDiscount: 0,
+        graphWeight: 0.4,
+        vectorWeight: 0.6,
+        fusion,
+        lexicalK: 6,
+        rrfK: 60,
+        // High enough that some of the first passages have no graph vote: both sides must drop them alike.
+        graphFloor: 0.3,
+        // rrf: the graph's first 2 and the text's first 1 go ahead of the rest (rrf3 has no such rule).
+        graphKeep: 2,
+        textKeep: 1,
+        textKeepAgreed,
+      };
+      const res = await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: p });
+      const lexical = await driver.executeQuery(
+        "CALL db.index.fulltext.queryNodes('passage_text', $q, {limit: $k}) YIELD node RETURN node.id AS id",
+        { q: question, k: neo4jInt(p.lexicalK) },
+        { database: 'neo4j' },
+      );
+      const seeds = vectorSeeds(ref, q, p.seedK, p.seedMinScore);
+      const act = gatedActivation(ref, q, seeds, p);
+      const expected = selectPassages(
+        ref,
+        q,
+        act,
+        [],
+        p,
+        lexical.records.map((r) => r.get('id') as string),
+      );
+      expectClose(res.passages, expected.passages, ['score', 'graphScore', 'vectorScore']);
+      expect(lexical.records.length).toBeGreaterThan(0);
+    },
+  );
 
   // ppr on GDS, converged, next to the reference's exact PageRank.
   const pprExact = {

@@ -1,3 +1,9 @@
+/**
+ * A two-layer seed's questions (bench/lib/twolayer-generate.ts) through the Retriever on the graph bench:twolayer built,
+ * at each setting; Recall@5 per setting. Checks first that the graph holds that seed's literature.
+ *
+ *   NEO4J_URI=... npx tsx bench/reports/devsets/text-keep-agreed-2026-12-05/twolayer-loop.ts <seed> ['[["name","gated",{...}], ...]']
+ */
 import path from 'node:path';
 import { loadConfig } from '../../../../server/config.js';
 import { GraphStore } from '../../../../server/db/store.js';
@@ -29,14 +35,17 @@ console.log(
 const types = await walkedTypes(store, cfg.traverseTypes);
 await ensureProjection(store.driver, { graphName: cfg.pprGraphName, database: store.database, extraTypes: types });
 const retriever = new Retriever(store, { timeoutMs: 120000, allowedRelTypes: types, pprGraphName: cfg.pprGraphName, cosineFloor: embedder.cosineFloor });
-const variants: [string, string, Record<string, unknown>][] = [
-  ['gated', 'gated', {}],
-  ['gated-t1', 'gated', { textKeep: 1 }],
-  ['gated-t1r', 'gated', { textKeep: 1, textKeepReached: true }],
-  ['ppr', 'ppr', {}],
-  ['ppr-t1', 'ppr', { textKeep: 1 }],
-  ['ppr-t1r', 'ppr', { textKeep: 1, textKeepReached: true }],
-];
+// [name, mode, params] triples as JSON, or these.
+const variants: [string, string, Record<string, unknown>][] = process.argv[3]
+  ? JSON.parse(process.argv[3])
+  : [
+      ['gated-t0', 'gated', { textKeep: 0 }],
+      ['gated-t1', 'gated', { textKeep: 1, textKeepAgreed: false }],
+      ['gated-t1a', 'gated', { textKeep: 1, textKeepAgreed: true }],
+      ['ppr-t0', 'ppr', { textKeep: 0 }],
+      ['ppr-t1', 'ppr', { textKeep: 1, textKeepAgreed: false }],
+      ['ppr-t1a', 'ppr', { textKeep: 1, textKeepAgreed: true }],
+    ];
 const sums: Record<string, number> = {};
 for (const q of ds.questions) {
   const { embedding } = await embedQuestion(embedder, { question: q.question });
