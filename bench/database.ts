@@ -4,6 +4,7 @@
  * With NEO4J_URI set, that database is used instead (emptied and re-ingested
  * when the key differs).
  */
+import { wipeGraph } from './lib/wipe.js';
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -116,9 +117,7 @@ export async function ensureCorpus(store: GraphStore, cfg: Config, embedder: Emb
     if (n > 0) console.log(`embedded ${n} facts in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     return 0;
   }
-  // CALL IN TRANSACTIONS needs an implicit transaction: a session of its own.
-  const s = store.driver.session({ database: store.database });
-  await s.run('MATCH (n) WHERE NOT n:GraphRecallMigration CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS').finally(() => s.close());
+  await wipeGraph(store.driver, store.database);
   const t0 = performance.now();
   const summary = await ingestPath({ store, config: cfg, embedder }, input, { onProgress: progressBar() });
   const seconds = (performance.now() - t0) / 1000;

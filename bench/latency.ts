@@ -24,6 +24,7 @@
  * difference between consecutive cuts (Neo4j Community's PROFILE gives rows and
  * db hits, not time).
  */
+import { wipeGraph } from './lib/wipe.js';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -117,7 +118,7 @@ async function generate(driver: Driver): Promise<void> {
   }
   console.log(`generating ${cfg.entities} entities, ${cfg.relations} relationships, ${cfg.passages} passages (${DIM}-d)...`);
   const t0 = performance.now();
-  await run(driver, 'MATCH (n) WHERE NOT n:GraphRecallMigration CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS');
+  await wipeGraph(driver);
   const batch = 2000;
   for (let i = 0; i < cfg.entities; i += batch) {
     const rows = Array.from({ length: Math.min(batch, cfg.entities - i) }, (_, k) => ({ id: `e${i + k}`, v: randomUnit(), d: randomUnit() }));

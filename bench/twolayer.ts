@@ -16,6 +16,7 @@
  * into an empty graph: a second Neo4j (ports 37688/37475, .data/neo4j-twolayer-empty, emptied),
  * or EMPTY_NEO4J_URI / EMPTY_NEO4J_PASSWORD.
  */
+import { DELETE_BATCH, wipeGraph } from './lib/wipe.js';
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -74,16 +75,9 @@ async function* asItems(ds: TwoLayerDataset) {
 async function removeLiterature(store: GraphStore): Promise<void> {
   const s = store.driver.session({ database: store.database });
   try {
-    await s.run('MATCH (n) WHERE n:Document OR n:Passage OR (n:Entity AND NOT n:Curated) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS');
-  } finally {
-    await s.close();
-  }
-}
-
-async function wipe(store: GraphStore): Promise<void> {
-  const s = store.driver.session({ database: store.database });
-  try {
-    await s.run('MATCH (n) WHERE NOT n:GraphRecallMigration CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS');
+    await s.run(
+      `MATCH (n) WHERE n:Document OR n:Passage OR (n:Entity AND NOT n:Curated) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF ${DELETE_BATCH} ROWS`,
+    );
   } finally {
     await s.close();
   }
@@ -135,7 +129,7 @@ async function ingestIntoEmpty(cfg: Config, embedder: Embedder, ds: TwoLayerData
   try {
     await migrate(store, { dimension: embedder.dimension });
     await ensureEmbedder(store, embedder);
-    await wipe(store);
+    await wipeGraph(store.driver, store.database);
     return await ingestLiterature(store, cfg, embedder, ds);
   } finally {
     await store.close();
@@ -342,7 +336,7 @@ async function main() {
     const again = await ingestCurated(await context(store, cfg, embedder), await readHetionet(sampleDir));
     console.log(`curated layer: reused (re-import: ${again.entities} new entities in ${((performance.now() - t0) / 1000).toFixed(0)} s)`);
   } else {
-    await wipe(store);
+    await wipeGraph(store.driver, store.database);
     const t0 = performance.now();
     const ctx = await context(store, cfg, embedder);
     curatedSummary = await ingestCurated(ctx, await readHetionet(sampleDir), { onProgress: progressBar() });

@@ -1,3 +1,4 @@
+import { wipeGraph } from '../../bench/lib/wipe.js';
 import type { Driver } from 'neo4j-driver';
 import { createDriver } from '../../server/db/driver.js';
 import { migrate } from '../../server/db/migrate.js';
@@ -26,9 +27,9 @@ export async function testDriver(): Promise<Driver> {
 
 /** Empties the graph but keeps the schema and the migration records. */
 export async function resetGraph(driver: Driver): Promise<void> {
+  await wipeGraph(driver);
   const s = driver.session();
   try {
-    await s.run('MATCH (n) WHERE NOT n:GraphRecallMigration CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS');
     const graphs = await s.run('CALL gds.graph.list() YIELD graphName RETURN graphName');
     for (const r of graphs.records) await s.run('CALL gds.graph.drop($g, false) YIELD graphName RETURN graphName', { g: r.get('graphName') });
   } finally {
