@@ -117,7 +117,7 @@ export async function ensureCorpus(store: GraphStore, cfg: Config, embedder: Emb
     if (n > 0) console.log(`embedded ${n} facts in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     return 0;
   }
-  await wipeGraph(store.driver, store.database);
+  await wipeGraph(store.driver, { database: store.database });
   const t0 = performance.now();
   const summary = await ingestPath({ store, config: cfg, embedder }, input, { onProgress: progressBar() });
   const seconds = (performance.now() - t0) / 1000;

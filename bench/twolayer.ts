@@ -129,7 +129,7 @@ async function ingestIntoEmpty(cfg: Config, embedder: Embedder, ds: TwoLayerData
   try {
     await migrate(store, { dimension: embedder.dimension });
     await ensureEmbedder(store, embedder);
-    await wipeGraph(store.driver, store.database);
+    await wipeGraph(store.driver, { database: store.database });
     return await ingestLiterature(store, cfg, embedder, ds);
   } finally {
     await store.close();
@@ -336,7 +336,7 @@ async function main() {
     const again = await ingestCurated(await context(store, cfg, embedder), await readHetionet(sampleDir));
     console.log(`curated layer: reused (re-import: ${again.entities} new entities in ${((performance.now() - t0) / 1000).toFixed(0)} s)`);
   } else {
-    await wipeGraph(store.driver, store.database);
+    await wipeGraph(store.driver, { database: store.database });
     const t0 = performance.now();
     const ctx = await context(store, cfg, embedder);
     curatedSummary = await ingestCurated(ctx, await readHetionet(sampleDir), { onProgress: progressBar() });

@@ -1,4 +1,4 @@
-import type { Driver } from 'neo4j-driver';
+import neo4j, { type Driver } from 'neo4j-driver';
 
 /**
  * Nodes deleted per transaction when a bench or a test empties a graph. A batch's deletes (the nodes with their
@@ -8,13 +8,15 @@ import type { Driver } from 'neo4j-driver';
 export const DELETE_BATCH = 1000;
 
 /**
- * Empties the graph but keeps the schema and the migration records. CALL IN TRANSACTIONS needs an implicit
- * transaction: a session of its own.
+ * Empties the graph but keeps the schema and the migration records, `batch` nodes a transaction. CALL IN TRANSACTIONS
+ * needs an implicit transaction: a session of its own.
  */
-export async function wipeGraph(driver: Driver, database?: string): Promise<void> {
-  const s = driver.session(database ? { database } : {});
+export async function wipeGraph(driver: Driver, opts: { database?: string; batch?: number } = {}): Promise<void> {
+  const s = driver.session(opts.database ? { database: opts.database } : {});
   try {
-    await s.run(`MATCH (n) WHERE NOT n:GraphRecallMigration CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF ${DELETE_BATCH} ROWS`);
+    await s.run('MATCH (n) WHERE NOT n:GraphRecallMigration CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF $batch ROWS', {
+      batch: neo4j.int(opts.batch ?? DELETE_BATCH),
+    });
   } finally {
     await s.close();
   }

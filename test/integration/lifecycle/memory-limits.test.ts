@@ -1,5 +1,6 @@
 // Subject: the answers to a real Neo4j over its memory limits: a retrieval over db.memory.transaction.max
 // answers 400, a write over it 413, and a request that finds dbms.memory.transaction.total.max full 503.
+import { wipeGraph } from '../../../bench/lib/wipe.js';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import neo4j, { type Driver, type Session, type Transaction } from 'neo4j-driver';
@@ -68,8 +69,7 @@ beforeAll(async () => {
   if (launch('start').status !== 0) throw new Error('the memory-limit test needs its own Neo4j: the launcher failed to start it (see above)');
   driver = neo4j.driver(`bolt://127.0.0.1:${PORTS.bolt}`, neo4j.auth.basic('neo4j', PASSWORD));
   // What an earlier run left, a few nodes per transaction (the limit is small).
-  const session = driver.session();
-  await session.run('MATCH (n) WHERE NOT n:GraphRecallMigration CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 100 ROWS').finally(() => session.close());
+  await wipeGraph(driver, { batch: 100 });
   srv = await startServer({ embedder: createHashEmbedder(384), uri: `bolt://127.0.0.1:${PORTS.bolt}`, config: { apiKey: KEY } });
   await loadInChunks(driver, largeGraph());
 }, 600_000);
