@@ -136,7 +136,7 @@ CALL (raw) {
   }
   WITH qWords, relationWords, named, nameLength, at, r, fact
   // A named entity's fact whose predicate the question writes (a predicate word's first five letters,
-  // a final s aside, begin a question word) ranks $factWordBonus higher; its activation stays the cosine.
+  // a final s aside, begin a question word) ranks $factWordBonus higher, and seeds its ends that much higher (at most 1).
   WITH qWords, relationWords, named, nameLength, at, r, fact, [w IN split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))),
       '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE size(w) >= 4 |
                  left(CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
@@ -195,7 +195,9 @@ CALL (raw, namedFacts, relationFacts) {
         AS rank, 0 AS turn
   }
   WITH r, fact, rank ORDER BY turn, rank DESC, elementId(r) LIMIT $factSeedK
-  WITH collect({r: r, fact: fact}) AS top
+  // A fact seeds at the rank that chose it (at most 1): where the question writes its predicate, its ends start the walk
+  // as much higher as it ranked (docs/statements.md#fact-seeds).
+  WITH collect({r: r, fact: CASE WHEN rank > 1.0 THEN 1.0 ELSE rank END}) AS top
   UNWIND top + [x IN relationFacts WHERE none(t IN top WHERE t.r = x.r)] AS x
   WITH x.r AS r, x.fact AS fact WHERE x.fact >= $seedMinScore
   // A literal (a date, a number, a nationality) is a value, not an entity to walk from.
@@ -209,7 +211,7 @@ WITH raw + [f IN factHits WHERE none(s IN raw WHERE s.node = f.node) | {node: f.
 // through the fact indexes (foundFacts), not to search the same indexes again; the graph modes carry nothing more.
 WITH [s IN raw | s {.*, fact: [f IN factHits WHERE f.node = s.node | f.fact][0]}] AS raw, best
 WITH [s IN raw | s {.*, sources: s.sources + CASE WHEN s.fact IS NULL THEN [] ELSE ['fact'] END}] AS raw, best
-// A seed's initial activation: the largest of its cosine over the best vector seed's, its best fact's cosine, and 1 for named seeds.
+// A seed's initial activation: the largest of its cosine over the best vector seed's, its best fact's score, and 1 for named seeds.
 WITH [s IN raw | s {.*, activation: apoc.coll.max([s.namedActivation, CASE WHEN s.cosine IS NULL OR best IS NULL OR best <= 0 THEN 0.0 ELSE s.cosine / best END,
         coalesce(s.fact, 0.0)])}] AS seeds
 // ---- 2. Personalized PageRank: the teleport set (partials/ppr_teleport.cypher) ------------------
@@ -423,7 +425,7 @@ CALL (estimate, entitySeeds, passageSeeds, seeds) {
     RETURN n, x.score AS score
   }
   // $gateScores: an entity's score times the gated mode's gate, max(0, cos(its
-  // description embedding, question)), or for a fact seed its fact's cosine when
+  // description embedding, question)), or for a fact seed its fact's score when
   // that is larger (a compound's description may look nothing like "Which compounds
   // treat X?" while its fact does): structural proximity and query relevance.
   WITH n, score, [s IN seeds WHERE s.node = n AND s.fact IS NOT NULL | s.fact][0] AS fact

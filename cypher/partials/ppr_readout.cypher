@@ -4,7 +4,7 @@ CALL ({{SCORE_INPUTS}}, entitySeeds, passageSeeds, seeds) {
     {{INCLUDE ppr_{{ENGINE}}_scores}}
   }
   // $gateScores: an entity's score times the gated mode's gate, max(0, cos(its
-  // description embedding, question)), or for a fact seed its fact's cosine when
+  // description embedding, question)), or for a fact seed its fact's score when
   // that is larger (a compound's description may look nothing like "Which compounds
   // treat X?" while its fact does): structural proximity and query relevance.
   WITH n, score, [s IN seeds WHERE s.node = n AND s.fact IS NOT NULL | s.fact][0] AS fact

@@ -97,7 +97,7 @@ export const COMMON_PARAMS = {
     schema: int(0, 100),
     // 5: a curated graph's answers are its facts; the text sets barely move (bench/reports/code-notes/design-figures-2026-12-01).
     default: 5,
-    doc: "facts whose two entities become seeds, activation = the fact's cosine: a question that names entities is matched to their own facts, any other to the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) (0 = off)",
+    doc: "facts whose two entities become seeds, activation = the fact's cosine (plus factWordBonus where the question writes its predicate, at most 1): a question that names entities is matched to their own facts, any other to the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) (0 = off)",
     brief: "facts whose two entities become seeds, at the fact's cosine (0 = off)",
   },
   hubFacts: {
@@ -132,7 +132,7 @@ export const COMMON_PARAMS = {
     schema: num(0, 1),
     // 0.1: a question's relation word picks its facts over look-alikes (bench/reports/twolayer/2026-12-01-words).
     default: 0.1,
-    doc: "a named entity's fact whose predicate the question writes (a predicate word's first five letters begin a question word other than the answer type, the first of four letters or more after which or what: 'treat' for treats) ranks this much higher among the fact seeds; of a curated type, only when its predicate word is the one the question writes nearest the entity's name (docs/statements.md#relation-seeds); its activation stays its cosine (0 = off)",
+    doc: "a named entity's fact whose predicate the question writes (a predicate word's first five letters begin a question word other than the answer type, the first of four letters or more after which or what: 'treat' for treats) ranks this much higher among the fact seeds; of a curated type, only when its predicate word is the one the question writes nearest the entity's name (docs/statements.md#relation-seeds); its two entities then seed that much higher too, at most 1 (0 = off)",
     brief: 'rank bonus among fact seeds for a fact whose predicate the question writes (0 = off)',
   },
   topK: { schema: int(1, 100), default: 10, doc: 'passages returned' },

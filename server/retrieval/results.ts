@@ -11,7 +11,12 @@ export const SeedSchema = z.object({
   name: z.string(),
   type: z.string().nullable(),
   score: z.number().nullable().describe('raw cosine to the question (null for name, caller and fact seeds)'),
-  factScore: z.number().nullable().describe('cosine of the nearest fact that seeded it (null unless a fact seed)'),
+  factScore: z
+    .number()
+    .nullable()
+    .describe(
+      'score of the best fact that seeded it: its cosine, plus factWordBonus where the question writes its predicate, at most 1 (null unless a fact seed)',
+    ),
   activation: z.number(),
   sources: z.array(z.string()).describe('vector, name, caller, fact'),
 });

@@ -150,12 +150,12 @@ const LITERAL_TYPES = ['Date', 'Number', 'Money', 'Percent', 'Nationality'];
  * begins a question word other than the answer type (the first word of 4 letters or more among the three after which or
  * what; of a curated type, only the type whose predicate word is nearest the named
  * entity's name in the question, when the question writes the name: the hop at that entity); the
- * factSeedK best (a fact between two named entities at its better rank) with cosine >= seedMinScore seed both ends (literals
- * aside) at the best such cosine. Relation seeds (relationSeedK): at each named entity, its curated
+ * factSeedK best (a fact between two named entities at its better rank) with score (its rank, at most 1) >= seedMinScore seed
+ * both ends (literals aside) at the best such score. Relation seeds (relationSeedK): at each named entity, its curated
  * type (not read from text) whose embedded facts there have the highest mean cosine is the question's
  * relation (each fact ranked as a fact seed is, by cosine plus factWordBonus; the ranks averaged); that type's
  * relationSeedK best facts by cosine seed as fact seeds do, beside them. A seed's
- * activation: the largest of 1 if named, its vector cosine over the best vector seed's, its fact cosine.
+ * activation: the largest of 1 if named, its vector cosine over the best vector seed's, its fact score.
  */
 export function defaultSeeds(
   g: RefGraph,
@@ -265,11 +265,14 @@ export function defaultSeeds(
         );
     }
   const top = facts.sort((a, b) => a.turn - b.turn || b.rank - a.rank).slice(0, p.factSeedK);
-  const kept = [...top, ...relationFacts.filter((x) => !top.some((t) => t.r === x.r))].filter((f) => f.fact >= p.seedMinScore);
+  // A fact seed's score is the rank that chose it, at most 1 (a relation seed's rank is its cosine).
+  const kept = [...top, ...relationFacts.filter((x) => !top.some((t) => t.r === x.r))]
+    .map((f) => ({ ...f, score: Math.min(1, f.rank) }))
+    .filter((f) => f.score >= p.seedMinScore);
   const factOf = new Map<string, number>();
   for (const f of kept)
     for (const id of [f.r.from, f.r.to])
-      if (!LITERAL_TYPES.includes(typeOf.get(id) ?? '')) factOf.set(id, Math.max(factOf.get(id) ?? Number.NEGATIVE_INFINITY, f.fact));
+      if (!LITERAL_TYPES.includes(typeOf.get(id) ?? '')) factOf.set(id, Math.max(factOf.get(id) ?? Number.NEGATIVE_INFINITY, f.score));
   const ids = [...new Set([...vector.map((s) => s.id), ...named, ...factOf.keys()])];
   return ids.map((id) => {
     const v = vector.find((s) => s.id === id);

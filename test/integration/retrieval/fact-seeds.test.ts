@@ -89,7 +89,8 @@ afterAll(async () => {
 
 describe('fact seeds', () => {
   test("the nearest facts seed both their entities, each at its fact's cosine", async () => {
-    const r = await ask('gated');
+    // Without the bonus for a predicate the question writes ("treat"; the factWordBonus test below).
+    const r = await ask('gated', { factWordBonus: 0 });
     const seeds = new Map(r.seeds.map((s) => [s.id, s]));
     expect(seeds.get('d:bone')).toMatchObject({ sources: ['name', 'fact'], activation: 1 });
     expect(seeds.get('c:cis')).toMatchObject({ sources: ['fact'], score: null });
@@ -107,15 +108,17 @@ describe('fact seeds', () => {
     expect(seeds.has('g:tp53')).toBe(false);
   });
 
-  test("factWordBonus: a named entity's facts whose predicate the question writes rank first; their activation stays the cosine", async () => {
+  test("factWordBonus: a named entity's facts whose predicate the question writes rank first and seed at their rank (at most 1)", async () => {
     // Two fact seeds: without the bonus the date fact (0.9) and Cisplatin's (0.8) take them.
     const plain = new Map((await ask('gated', { factSeedK: 2 })).seeds.map((s) => [s.id, s]));
     expect(plain.has('c:cis')).toBe(true);
     expect(plain.has('c:mtx')).toBe(false);
     // "treat" in the question begins with "treat" (treats): both treats facts rank above the date fact.
     const worded = new Map((await ask('gated', { factSeedK: 2, factWordBonus: 0.2 })).seeds.map((s) => [s.id, s]));
-    expect(worded.get('c:mtx')!.activation).toBeCloseTo(0.75, 6);
-    expect(worded.get('c:cis')!.activation).toBeCloseTo(0.8, 6);
+    // Each seeds at its cosine plus the bonus: 0.75 + 0.2, and 0.8 + 0.2 (1 at most).
+    expect(worded.get('c:mtx')!.activation).toBeCloseTo(0.95, 6);
+    expect(worded.get('c:cis')!.activation).toBeCloseTo(1, 6);
+    expect(worded.get('c:mtx')!.factScore).toBeCloseTo(0.95, 6);
     // A predicate the question does not write gets nothing: a bonus too small to pass the date fact changes nothing.
     const small = new Map((await ask('gated', { factSeedK: 2, factWordBonus: 0.05 })).seeds.map((s) => [s.id, s]));
     expect(small.has('c:mtx')).toBe(false);
@@ -369,7 +372,8 @@ describe('fact seeds', () => {
       // hubFacts 1000 (default): the hub's facts are found through the fact index; 0: read whole.
       for (const hubFactsParam of [1000, 0])
         for (const mode of ['vector', 'hybrid', 'gated', 'ppr'] as Mode[]) {
-          const params = { relTypes: [...TYPES, 'RELATED'], hubFacts: hubFactsParam };
+          // factWordBonus 0: the seed's score is the fact's cosine ("know" writes "knows").
+          const params = { relTypes: [...TYPES, 'RELATED'], hubFacts: hubFactsParam, factWordBonus: 0 };
           const r = await retriever.retrieve({ mode, question: 'Whom does Hubert Hubble know?', questionEmbedding: q, params });
           expect(r.seeds.find((s) => s.id === 'h:hub')).toMatchObject({ sources: expect.arrayContaining(['name']) });
           expect(r.seeds.find((s) => s.id === 'h:7')).toMatchObject({ sources: ['fact'] });
