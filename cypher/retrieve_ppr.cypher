@@ -63,7 +63,8 @@ CALL () {
          // The index keeps a word with an apostrophe whole ("alzheimer's"): such words are searched as written too.
          [w IN split(apoc.text.regreplace(toLower(coalesce($question, '')), "[^\\p{L}\\p{N}'\u2019]+", ' '), ' ') WHERE w =~ "\\p{L}+['\u2019]\\p{L}+"] AS
              apostrophed
-    // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
+    // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses). Only the first 50 hits are checked: a
+    // name the question writes once can rank below them when it repeats other names' words (docs/statements.md#name-seeds).
     CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q + apoc.text.join(apostrophed, ' ')), ' ')[0..256], ' '), {limit: 50}) YIELD
         node
     WITH q, caps, innerCaps, node, ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS nameWords

@@ -9,7 +9,8 @@ CALL () {
     WITH q, [w IN words WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS caps, [w IN words[1..] WHERE w =~ '\\p{Lu}.*' | toLower(w)] AS innerCaps,
          // The index keeps a word with an apostrophe whole ("alzheimer's"): such words are searched as written too.
          [w IN split(apoc.text.regreplace(toLower(coalesce($question, '')), "[^\\p{L}\\p{N}'\u2019]+", ' '), ' ') WHERE w =~ "\\p{L}+['\u2019]\\p{L}+"] AS apostrophed
-    // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses).
+    // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses). Only the first 50 hits are checked: a
+    // name the question writes once can rank below them when it repeats other names' words (docs/statements.md#name-seeds).
     CALL db.index.fulltext.queryNodes('entity_name', {{LUCENE(trim(q + apoc.text.join(apostrophed, ' ')))}}, {limit: 50}) YIELD node
     WITH q, caps, innerCaps, node, ' ' + {{WORDS(node.name)}} + ' ' AS nameWords
     WHERE size(node.name) >= 3 AND q CONTAINS nameWords
