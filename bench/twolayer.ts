@@ -17,6 +17,7 @@
  * or EMPTY_NEO4J_URI / EMPTY_NEO4J_PASSWORD.
  */
 import { DELETE_BATCH, wipeGraph } from './lib/wipe.js';
+import neo4j from 'neo4j-driver';
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -75,9 +76,9 @@ async function* asItems(ds: TwoLayerDataset) {
 async function removeLiterature(store: GraphStore): Promise<void> {
   const s = store.driver.session({ database: store.database });
   try {
-    await s.run(
-      `MATCH (n) WHERE n:Document OR n:Passage OR (n:Entity AND NOT n:Curated) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF ${DELETE_BATCH} ROWS`,
-    );
+    await s.run('MATCH (n) WHERE n:Document OR n:Passage OR (n:Entity AND NOT n:Curated) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF $batch ROWS', {
+      batch: neo4j.int(DELETE_BATCH),
+    });
   } finally {
     await s.close();
   }

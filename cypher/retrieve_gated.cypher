@@ -11,7 +11,7 @@
 // :param nameSeedK => 5                     /* at most this many exact-name seeds */;
 // :param vectorSeedsWithNames => false      /* keep the vector seeds when the question names entities (false: the named ones alone) */;
 // :param seedIds => []                      /* extra seed entity ids (Entity.id), activation 1 */;
-// :param factSeedK => 5                     /* facts whose two entities become seeds, at the fact's cosine (0 = off) */;
+// :param factSeedK => 5                     /* facts whose ends seed, at the fact's cosine (+ factWordBonus if its predicate is written) (0 = off) */;
 // :param hubFacts => 1000                   /* an entity with more facts has them found through the fact indexes, not read whole (0 = always read) */;
 // :param hubFactK => 50                     /* how wide each fact index is searched for a hub's facts */;
 // :param factSeedTurns => 2                 /* each named entity's first this many facts are taken in turns among the fact seeds (0 = by rank alone) */;

@@ -98,7 +98,7 @@ export const COMMON_PARAMS = {
     // 5: a curated graph's answers are its facts; the text sets barely move (bench/reports/code-notes/design-figures-2026-12-01).
     default: 5,
     doc: "facts whose two entities become seeds, activation = the fact's cosine (plus factWordBonus where the question writes its predicate, at most 1): a question that names entities is matched to their own facts, any other to the fact vector indexes (fact_<TYPE> for each type in relTypes but SAME_AS) (0 = off)",
-    brief: "facts whose two entities become seeds, at the fact's cosine (0 = off)",
+    brief: "facts whose ends seed, at the fact's cosine (+ factWordBonus if its predicate is written) (0 = off)",
   },
   hubFacts: {
     schema: int(0, 1000000000),
