@@ -15,6 +15,7 @@ import { migrate } from '../server/db/migrate.js';
 import { GraphStore } from '../server/db/store.js';
 import { embedFacts, ingestPath, progressBar, walkedTypes } from '../server/ingest/index.js';
 import { ensureProjection } from '../server/db/projection.js';
+import { OFFLINE_EXTRACTOR_ID } from '../server/extractors/offline/index.js';
 
 export interface EvalDatabase {
   store: GraphStore;
@@ -24,10 +25,15 @@ export interface EvalDatabase {
   connection: { uri: string; user: string; password: string; database: string };
 }
 
-/** The eval database's key for a corpus: its content, the embedder and the extractor (a change of any re-ingests). */
+/** The configured extractor's version: the offline extractor's id (bumped when its rules change) or the Anthropic model. */
+export function extractorVersion(cfg: Pick<Config, 'extractor' | 'anthropic'>): string {
+  return cfg.extractor === 'anthropic' ? `anthropic:${cfg.anthropic.model}` : OFFLINE_EXTRACTOR_ID;
+}
+
+/** The eval database's key for a corpus: its content, the embedder and the extractor's version (a change of any re-ingests). */
 export function corpusKey(dataset: string, corpusFile: string, cfg: Config, embedder: Embedder): string {
   const corpusHash = crypto.createHash('sha256').update(fs.readFileSync(corpusFile)).digest('hex').slice(0, 12);
-  return `${path.basename(dataset)}-${corpusHash}-${embedder.id.replace(/[^\w.-]+/g, '_')}-${cfg.extractor}`;
+  return `${path.basename(dataset)}-${corpusHash}-${embedder.id.replace(/[^\w.-]+/g, '_')}-${extractorVersion(cfg).replace(/[^\w.-]+/g, '_')}`;
 }
 
 /** The Bolt port a launcher data folder was last started on (its conf/neo4j.conf), or null. */

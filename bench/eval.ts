@@ -28,7 +28,7 @@ import { embedQuestion, retrieveTimed, validateParams } from '../server/retrieva
 import { createExtractiveGenerator } from '../server/answer/extractive.js';
 import { answerInput } from '../server/answer/shared.js';
 import { answerContainment } from './lib/containment.js';
-import { openCorpus } from './database.js';
+import { extractorVersion, openCorpus } from './database.js';
 import { exactMatch, f1Score, pairedBootstrap, scoreRanking } from './lib/metrics.js';
 import { parseSweep } from './lib/sweep.js';
 import { barChartSvg, latencyChartSvg } from './lib/svg.js';
@@ -319,7 +319,7 @@ async function main() {
   const versions = {
     node: process.version,
     embedder: embedder.id,
-    extractor: cfg.extractor,
+    extractor: extractorVersion(cfg),
     commit: gitCommit(),
     ...(peerVersions ? { peers: peerVersions } : {}),
   };
@@ -331,7 +331,7 @@ async function main() {
   const md = [
     `# ${summary.dataset}: ${summary.n} questions`,
     '',
-    `Questions: \`${path.relative(ROOT, questionsFile)}\`; embedder ${embedder.id}; extractor ${cfg.extractor}; commit ${versions.commit.slice(0, 10)}.`,
+    `Questions: \`${path.relative(ROOT, questionsFile)}\`; embedder ${embedder.id}; extractor ${extractorVersion(cfg)}; commit ${versions.commit.slice(0, 10)}.`,
     '',
     `Date: ${new Date().toISOString().slice(0, 10)}; command: \`npm run eval -- ${process.argv.slice(2).join(' ')}\`.`,
     '',

@@ -17,6 +17,7 @@
 // :param factSeedTurns => 2                 /* each named entity's first this many facts are taken in turns among the fact seeds (0 = by rank alone) */;
 // :param relationSeedK => 10                /* best facts of the question's relation (best mean rank) at a named curated entity that seed (0 = off) */;
 // :param factWordBonus => 0.1               /* rank bonus among fact seeds for a fact whose predicate the question writes (0 = off) */;
+// :param converseWords => true              /* factWordBonus: a kin word writes its converse predicate, 'father' daughter_of (false = stem only) */;
 // :param topK => 10                         /* passages returned */;
 // :param entityK => 60                      /* top entities used for passage scoring and returned */;
 // :param vectorK => 10                      /* passages from the passage vector index added as candidates */;
@@ -136,12 +137,17 @@ CALL (raw) {
     RETURN r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
   }
   WITH qWords, relationWords, named, nameLength, at, r, fact
-  // A named entity's fact whose predicate the question writes (a predicate word's first five letters,
-  // a final s aside, begin a question word) ranks $factWordBonus higher, and seeds its ends that much higher (at most 1).
-  WITH qWords, relationWords, named, nameLength, at, r, fact, [w IN split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))),
-      '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE size(w) >= 4 |
-                 left(CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
-  WITH named, nameLength, at, r, fact, [j IN relationWords WHERE any(st IN stems WHERE qWords[j] STARTS WITH st)] AS written
+  // A named entity's fact whose predicate the question writes (a predicate word's first five letters, a final s aside,
+  // begin a question word; or the question writes it from the other end, "father" for "daughter of": the converse
+  // words) ranks $factWordBonus higher, and seeds its ends that much higher (at most 1).
+  WITH qWords, relationWords, named, nameLength, at, r, fact, split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))),
+      '[^\\p{L}\\p{N}]+', ' ')), ' ') AS predicateWords
+  WITH qWords, relationWords, named, nameLength, at, r, fact, predicateWords, [w IN predicateWords WHERE size(w) >= 4 | left(CASE WHEN w ENDS WITH 's' THEN
+      left(w, size(w) - 1) ELSE w END, 5)] AS stems
+  WITH named, nameLength, at, r, fact, [j IN relationWords WHERE any(st IN stems WHERE qWords[j] STARTS WITH st)
+       OR $converseWords AND any(c IN [[['father', 'mother', 'parent', 'parents'], ['son', 'daughter', 'child']], [['son', 'daughter', 'child', 'children'],
+           ['father', 'mother', 'parent']], [['husband', 'wife', 'spouse'], ['marry', 'married', 'husband', 'wife', 'spouse']]] WHERE qWords[j] IN c[0] AND
+           any(w IN predicateWords WHERE w IN c[1]))] AS written
   // Of a curated type, the distance in words from the name to the nearest question word of its predicate: in "genes
   // upregulated by the compounds that treat X" the hop at X is "treat", not "upregulated" (docs/statements.md#relation-seeds).
   WITH named, r, fact, size(written) > 0 AS writes, CASE WHEN at IS NULL OR type(r) IN ['RELATED', 'SAME_AS'] THEN 0

@@ -76,11 +76,13 @@ CALL (raw) {
     RETURN r, {{SCORE_COS(score)}} AS fact
   }
   WITH qWords, relationWords, named, nameLength, at, r, fact
-  // A named entity's fact whose predicate the question writes (a predicate word's first five letters,
-  // a final s aside, begin a question word) ranks $factWordBonus higher, and seeds its ends that much higher (at most 1).
-  WITH qWords, relationWords, named, nameLength, at, r, fact, [w IN split({{WORDS(coalesce(r.predicate, replace(type(r), '_', ' ')))}}, ' ') WHERE size(w) >= 4 |
-                 left({{SINGULAR(w)}}, 5)] AS stems
-  WITH named, nameLength, at, r, fact, [j IN relationWords WHERE any(st IN stems WHERE qWords[j] STARTS WITH st)] AS written
+  // A named entity's fact whose predicate the question writes (a predicate word's first five letters, a final s aside,
+  // begin a question word; or the question writes it from the other end, "father" for "daughter of": the converse
+  // words) ranks $factWordBonus higher, and seeds its ends that much higher (at most 1).
+  WITH qWords, relationWords, named, nameLength, at, r, fact, split({{WORDS(coalesce(r.predicate, replace(type(r), '_', ' ')))}}, ' ') AS predicateWords
+  WITH qWords, relationWords, named, nameLength, at, r, fact, predicateWords, [w IN predicateWords WHERE size(w) >= 4 | left({{SINGULAR(w)}}, 5)] AS stems
+  WITH named, nameLength, at, r, fact, [j IN relationWords WHERE any(st IN stems WHERE qWords[j] STARTS WITH st)
+       OR $converseWords AND any(c IN {{CONVERSE_WORDS}} WHERE qWords[j] IN c[0] AND any(w IN predicateWords WHERE w IN c[1]))] AS written
   // Of a curated type, the distance in words from the name to the nearest question word of its predicate: in "genes
   // upregulated by the compounds that treat X" the hop at X is "treat", not "upregulated" (docs/statements.md#relation-seeds).
   WITH named, r, fact, size(written) > 0 AS writes, CASE WHEN at IS NULL OR type(r) IN {{TEXT_REL_TYPES}} THEN 0

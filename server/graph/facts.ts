@@ -33,6 +33,27 @@ export const VALUE_TYPES: readonly string[] = ['Date', 'Number', 'Money', 'Perce
 export const LITERAL_TYPES: readonly string[] = [...VALUE_TYPES, 'Nationality'];
 
 /**
+ * Relation words a question writes from the other end of a fact: a question word of a pair's first list writes a
+ * predicate holding a word of its second ("Bea Ballard's father" writes "Bea Ballard daughter_of J. G. Ballard"; a
+ * page states its subject's kin from its own side). Kinship only. The fact seeds' written-predicate test reads it
+ * beside the shared-stem rule (docs/statements.md#fact-seeds).
+ */
+export const CONVERSE_WORDS: readonly (readonly [readonly string[], readonly string[]])[] = [
+  [
+    ['father', 'mother', 'parent', 'parents'],
+    ['son', 'daughter', 'child'],
+  ],
+  [
+    ['son', 'daughter', 'child', 'children'],
+    ['father', 'mother', 'parent'],
+  ],
+  [
+    ['husband', 'wife', 'spouse'],
+    ['marry', 'married', 'husband', 'wife', 'spouse'],
+  ],
+];
+
+/**
  * Canonical matching key for an entity name. Deterministic, idempotent
  * (normalizeName(normalizeName(x)) === normalizeName(x)); entities are merged on it.
  *

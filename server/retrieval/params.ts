@@ -132,8 +132,14 @@ export const COMMON_PARAMS = {
     schema: num(0, 1),
     // 0.1: a question's relation word picks its facts over look-alikes (bench/reports/twolayer/2026-12-01-words).
     default: 0.1,
-    doc: "a named entity's fact whose predicate the question writes (a predicate word's first five letters begin a question word other than the answer type, the first of four letters or more after which or what: 'treat' for treats) ranks this much higher among the fact seeds; of a curated type, only when its predicate word is the one the question writes nearest the entity's name (docs/statements.md#relation-seeds); its two entities then seed that much higher too, at most 1 (0 = off)",
+    doc: "a named entity's fact whose predicate the question writes (a predicate word's first five letters begin a question word other than the answer type, the first of four letters or more after which or what: 'treat' for treats; or a kin word from the other end: 'father' for daughter of, docs/statements.md#fact-seeds) ranks this much higher among the fact seeds; of a curated type, only when its predicate word is the one the question writes nearest the entity's name (docs/statements.md#relation-seeds); its two entities then seed that much higher too, at most 1 (0 = off)",
     brief: 'rank bonus among fact seeds for a fact whose predicate the question writes (0 = off)',
+  },
+  converseWords: {
+    schema: z.boolean(),
+    default: true,
+    doc: "factWordBonus also counts a predicate the question writes from its other end, kinship only: 'father', 'mother' and 'parent' write son, daughter and child, and back; 'husband', 'wife' and 'spouse' write marry and each other (CONVERSE_WORDS, docs/statements.md#fact-seeds); false = the shared stem alone",
+    brief: "factWordBonus: a kin word writes its converse predicate, 'father' daughter_of (false = stem only)",
   },
   topK: { schema: int(1, 100), default: 10, doc: 'passages returned' },
   entityK: { schema: int(1, 500), default: 60, doc: 'top entities used for passage scoring and returned' },
@@ -381,6 +387,7 @@ export const VECTOR_PARAMS = {
   hubFacts: withoutPassages(COMMON_PARAMS.hubFacts),
   hubFactK: withoutPassages(COMMON_PARAMS.hubFactK),
   factWordBonus: withoutPassages(COMMON_PARAMS.factWordBonus),
+  converseWords: withoutPassages(COMMON_PARAMS.converseWords),
   relationSeedK: withoutPassages(COMMON_PARAMS.relationSeedK),
   topK,
   relTypes,

@@ -4,6 +4,7 @@
  * against (same top-K, same scores within 1e-6). Readable first; fast enough
  * for the small random graphs of the property tests.
  */
+import { CONVERSE_WORDS } from '../../server/graph/facts.js';
 
 export interface RefEntity {
   id: string;
@@ -129,6 +130,8 @@ export interface DefaultSeedParams {
   /** Each named entity's first this many facts take turns before the rest by rank (0 or absent: by rank alone). */
   factSeedTurns?: number;
   factWordBonus: number;
+  /** A kin word also writes its converse predicates (CONVERSE_WORDS); absent: true, the default. */
+  converseWords?: boolean;
   /** At each named entity, its curated type with the best mean fact cosine seeds this many of its best facts (0 or absent: off). */
   relationSeedK?: number;
   relTypes: string[];
@@ -179,7 +182,12 @@ export function defaultSeeds(
       w === 'which' || w === 'what' ? [qWords.slice(i + 1, i + 4).findIndex((x) => x.length >= 4)].filter((k) => k >= 0).map((k) => i + 1 + k) : [],
     ),
   );
-  const writes = (r: RefRelation) => stems(r).some((st) => qWords.some((w, j) => !answerType.has(j) && w.startsWith(st)));
+  const predicateWords = (r: RefRelation) => words((r.predicate ?? r.type.replace(/_/g, ' ')).toLowerCase());
+  // A question word writes a predicate that shares its stem, or that it names from the other end (CONVERSE_WORDS).
+  const writesWord = (r: RefRelation, w: string) =>
+    stems(r).some((st) => w.startsWith(st)) ||
+    (p.converseWords !== false && CONVERSE_WORDS.some(([asked, said]) => asked.includes(w) && predicateWords(r).some((x) => said.includes(x))));
+  const writes = (r: RefRelation) => qWords.some((w, j) => !answerType.has(j) && writesWord(r, w));
   // Per named entity, the bonus of each of its facts: of a curated type, only for the types whose predicate word the
   // question writes nearest the entity's name (distance 0: not measured, a text-read type or a name the question lacks).
   const bonusAt = new Map(
@@ -190,7 +198,7 @@ export function defaultSeeds(
         if (!writes(r)) return null;
         if (at < 0 || TEXT_TYPES.includes(r.type)) return 0;
         const ds = qWords
-          .map((w, j) => (!answerType.has(j) && stems(r).some((st) => w.startsWith(st)) ? j : -1))
+          .map((w, j) => (!answerType.has(j) && writesWord(r, w) ? j : -1))
           .filter((j) => j >= 0 && (j < at || j >= at + nameWords.length))
           .map((j) => (j < at ? at - j : j - at - nameWords.length + 1));
         return ds.length ? Math.min(...ds) : null;

@@ -1,13 +1,14 @@
 /**
- * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v2'.
+ * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v3'.
  *
  * Built on wink-nlp + wink-eng-lite-web-model (sentence splitting, POS tags, lemmas, a small
  * NER for numbers/dates); ~1,000 passages/s on one core. On top of that:
  *  - Entities
  *    - capitalised-span chunking: proper-noun sequences with name connectors ("Green Party of
  *      England and Wales", "Jean de la Fontaine", "Kim Jong-il", title-case "Back In The U.S.A."),
- *      without sentence-initial function words, pronouns or lone sentence-initial capitals, unless other
- *      evidence makes the word a name (no English word, compound-name morphology, "X is a ...": evidence.ts);
+ *      without sentence-initial function words, pronouns, kin nouns before "of" ("Daughter of King X")
+ *      or lone sentence-initial capitals, unless other evidence makes the word a name (no English word,
+ *      compound-name morphology, "X is a ...": evidence.ts);
  *    - lowercase names: compound-like words ("given atorvastatin") and unknown words the passage also
  *      writes capitalised ("Memantine ... given memantine");
  *    - components of long names ("Adalbert II of Tuscany" -> "Adalbert II", "Tuscany"), names
@@ -24,8 +25,9 @@
  *    - nearest co-occurring pairs in a sentence (the next two names and the next value after each
  *      name, at most {@link MAX_RELATIONS_PER_SENTENCE} per sentence); predicate = lemma of the verb
  *      between them plus a following preposition ("born_in", "direct_by"), or "<noun>_of"
- *      ("daughter_of"), or ALIAS_PREDICATE ("also known as", "(born Samuel Cook)"),
- *      else "related_to";
+ *      ("daughter_of", "daughter of novelist J. G. Ballard"), or ALIAS_PREDICATE ("also known as",
+ *      "(born Samuel Cook)"), or the predicate of the name it is coordinated with ("son of A and B": B
+ *      too), else "related_to";
  *    - title -> every other entity of the passage: the verb that links them when the sentence is
  *      about the title (title mention, pronoun or "The film ..." subject), else "mentions";
  *    - a long name -> its components ("related_to") and variants (ALIAS_PREDICATE).
@@ -47,7 +49,7 @@ export { extractPassage, type OfflineExtractorOptions } from './extract.js';
 export { MAX_RELATIONS_PER_SENTENCE } from './relations.js';
 
 /** Bumped when the extraction of the same text changes, so re-posted documents are extracted again. */
-export const OFFLINE_EXTRACTOR_ID = 'offline:v2';
+export const OFFLINE_EXTRACTOR_ID = 'offline:v3';
 
 export function createOfflineExtractor(options: OfflineExtractorOptions = {}): Extractor {
   const opts = { ...options };

@@ -54,6 +54,11 @@ export const ROLE_WORDS = set(
   'leader | chairman | chairwoman | secretary | premier | chancellor | minister | president | vice | speaker | governor | mayor | senator | representative | ambassador | commissioner | general | marshal | admiral | colonel | captain | lieutenant | sergeant | commander | director | coach | manager | founder | ceo | editor | producer | host | anchor | judge | justice | bishop | archbishop | cardinal | pope | king | queen | emperor | empress | prince | princess | duke | duchess | earl | count | baron | lord | lady | sir | dame | dr | prof | professor | mr | mrs | ms | saint | st | rev | reverend | father | sheikh | sultan | emir | shah | tsar | hm | hrh',
 );
 
+/** Kin nouns: a sentence-initial "Daughter of King Constantine I" is a relation to the name, not a name. */
+export const KIN_WORDS = set(
+  'daughter | son | wife | husband | mother | widow | widower | sister | brother | child | grandson | granddaughter | niece | nephew | heir | heiress',
+);
+
 export const ORG_WORDS = set(`
 university | college | school | academy | institute | institution | department | ministry | museum | library | hospital | party | club | association | society | council | committee | league | union
 company | corporation | corp | inc | games | software | interactive | productions | pictures | ltd | llc | plc | group | band | orchestra | records | pictures | studios | studio | films | entertainment | media | press | publishing | publishers | network | channel | bank | army | navy | airlines | airways

@@ -3,8 +3,11 @@
  * preposition ("born_in"), "<noun>_of" ("daughter_of"), alias links ("also known as"), and whether a
  * sentence is about the passage's title.
  */
+import { LITERAL_TYPES } from '../../graph/facts.js';
 import { NAME_CONNECTORS } from './lexicon.js';
 import { QUOTE_OPEN, isCapWord, stripAccentsLower, type Mention, type Tok } from './tokens.js';
+
+const LITERAL_MENTION_TYPES: ReadonlySet<string> = new Set(LITERAL_TYPES);
 
 const PRONOUN_STARTS = new Set(['he', 'she', 'it', 'they', 'his', 'her', 'its', 'their', 'this']);
 
@@ -22,10 +25,19 @@ function verbForm(t: Tok): string {
 
 /** Predicate for a pair whose subject ends before `from` and whose object starts at `to`. */
 export function predicateBetween(toks: Tok[], from: number, to: number): string | undefined {
-  // "<noun> of <object>" right before the object ("was a daughter of", "capital of") unless a full verb
-  // comes between the subject and that noun ("married the daughter of" -> "marry")
+  // "<noun> of <object>" right before the object ("was a daughter of", "capital of"; a role word or two may stand
+  // before the object: "daughter of novelist J. G. Ballard", "wife of film director X") unless a full verb comes
+  // between the subject and that noun ("married the daughter of" -> "marry")
   let k = to - 1;
-  while (k > from && (toks[k].pos === 'DET' || toks[k].value === "'s" || toks[k].pos === 'ADJ')) k--;
+  let roleWords = 0;
+  while (
+    k > from &&
+    (toks[k].pos === 'DET' ||
+      toks[k].value === "'s" ||
+      toks[k].pos === 'ADJ' ||
+      (toks[k].pos === 'NOUN' && !toks[k].cap && toks[k].kind === 'word' && ++roleWords <= 2))
+  )
+    k--;
   if (
     k > from &&
     toks[k].lower === 'of' &&
@@ -46,6 +58,35 @@ export function predicateBetween(toks: Tok[], from: number, to: number): string 
     return cleanPredicate(p);
   }
   return undefined;
+}
+
+/** What may stand between two coordinated names: "A and B", "A, B", "A or B", "A and of his wife B", "A and his wife, née B". */
+const COORDINATION_WORDS = new Set([',', 'and', 'or', '&', 'of', 'the', 'his', 'her', 'their', 'wife', 'husband', 'spouse', 'consort', 'nee']);
+
+/**
+ * The name coordinated before `m` in its sentence ("the son of A and B": A, for B), not starting before `from`: the
+ * nearest earlier name, when only commas, "and", "or", "of", "his wife" and closed parenthesised asides ("A (died 1563)
+ * and his wife, née B") stand between them, with at least one comma or conjunction. A value (a date, a nationality) is
+ * never coordinated. `names` are the sentence's primary mentions.
+ */
+export function coordinatedBefore(toks: Tok[], names: readonly Mention[], m: Mention, from: number): Mention | undefined {
+  let prev: Mention | undefined;
+  for (const o of names) if (o.sent === m.sent && o.end < m.start && o.start >= from && (!prev || o.end > prev.end)) prev = o;
+  if (!prev || LITERAL_MENTION_TYPES.has(prev.type)) return undefined;
+  let depth = 0;
+  let joined = false;
+  for (let i = prev.end + 1; i < m.start; i++) {
+    const v = toks[i].value;
+    if (v === '(') depth++;
+    else if (v === ')') {
+      if (depth === 0) return undefined;
+      depth--;
+    } else if (depth === 0) {
+      if (!COORDINATION_WORDS.has(toks[i].lower)) return undefined;
+      if (v === ',' || toks[i].lower === 'and' || toks[i].lower === 'or' || v === '&') joined = true;
+    }
+  }
+  return depth === 0 && joined ? prev : undefined;
 }
 
 const ALIAS_VERBS = new Set(['know_as', 'spell', 'spell_as', 'nickname', 'rename', 'rename_as', 'rename_to', 'title', 'retitle', 'dub', 'style']);

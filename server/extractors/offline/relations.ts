@@ -5,7 +5,7 @@
 import { ALIAS_PREDICATE, LITERAL_TYPES } from '../../graph/facts.js';
 import type { ExtractedRelation } from '../types.js';
 import type { Entities, TitleKeys } from './entities.js';
-import { isAliasLink, isPrepositionalObject, predicateBetween, refersToTitle } from './predicates.js';
+import { coordinatedBefore, isAliasLink, isPrepositionalObject, predicateBetween, refersToTitle } from './predicates.js';
 import type { Mention, Tok } from './tokens.js';
 
 /** Maximum co-occurrence relations produced per sentence. */
@@ -86,7 +86,7 @@ function addCooccurrences(rels: RelationSet, toks: Tok[], list: Mention[]): void
       if (isValue) values++;
       else names++;
       if (rels.linked(a.key, b.key)) continue;
-      let pred = predicateBetween(toks, a.end + 1, b.start) ?? 'related_to';
+      let pred = predicateBetween(toks, a.end + 1, b.start) ?? coordinatedPredicate(toks, list, a.end + 1, b) ?? 'related_to';
       if (names === 1 && !isValue && isAliasLink(toks, a, b, pred)) pred = ALIAS_PREDICATE;
       // "He moved to Nashville, Tennessee and joined the Opry": a name inside a prepositional phrase is not the
       // subject of a verb that follows it
@@ -95,6 +95,18 @@ function addCooccurrences(rels: RelationSet, toks: Tok[], list: Mention[]): void
       count++;
     }
   }
+}
+
+/**
+ * "X was the son of A and B": the predicate from `from` to the first name coordinated with b that has one (A's
+ * "son_of"), or undefined.
+ */
+function coordinatedPredicate(toks: Tok[], names: readonly Mention[], from: number, b: Mention): string | undefined {
+  for (let c = coordinatedBefore(toks, names, b, from); c; c = coordinatedBefore(toks, names, c, from)) {
+    const p = predicateBetween(toks, from, c.start);
+    if (p !== undefined) return p;
+  }
+  return undefined;
 }
 
 /**
@@ -111,20 +123,25 @@ function addTitleRelations(
 ): void {
   const titleMentionsBySent = new Map<number, Mention>();
   for (const m of mentions) if ((m.key === titleKey || m.key === aliasKey) && !titleMentionsBySent.has(m.sent)) titleMentionsBySent.set(m.sent, m);
+  const names = mentions.filter((o) => o.primary && o.key !== titleKey && !OBJECT_ONLY.has(o.type));
+  // the sentence's verb when no other name stands between the title and m; otherwise only a verb or "<noun> of" that
+  // follows the last name in between ("... in 1949 and joined the Opry"), or the predicate of a name m is coordinated
+  // with ("was the son of A and B")
+  const predicateAt = (m: Mention, from: number): string | undefined => {
+    let lastBetween = -1;
+    for (const o of names) if (o.start >= from && o.end < m.start) lastBetween = Math.max(lastBetween, o.end);
+    const p = predicateBetween(toks, lastBetween >= 0 ? lastBetween + 1 : from, m.start);
+    if (p !== undefined || lastBetween < 0) return p;
+    const c = coordinatedBefore(toks, names, m, from);
+    return c ? predicateAt(c, from) : undefined;
+  };
   for (const e of entities.values()) {
     if (e.key === titleKey || e.key === aliasKey || !e.firstMention) continue;
     const m = e.firstMention;
     if (rels.linked(titleKey, e.key)) continue;
     const sentStart = sentSpans[m.sent]?.[0] ?? 0;
     const tm = titleMentionsBySent.get(m.sent);
-    let pred: string | undefined;
     const from = tm && tm.end < m.start ? tm.end + 1 : !tm && refersToTitle(toks, sentStart, m.sent) ? sentStart : -1;
-    // the sentence's verb when no other name stands between the title and this entity; otherwise only a
-    // verb or "<noun> of" that follows the last name in between ("... in 1949 and joined the Opry")
-    let lastBetween = -1;
-    for (const o of mentions)
-      if (o.primary && o.start >= from && o.end < m.start && o.key !== titleKey && !OBJECT_ONLY.has(o.type)) lastBetween = Math.max(lastBetween, o.end);
-    if (from >= 0) pred = predicateBetween(toks, lastBetween >= 0 ? lastBetween + 1 : from, m.start);
-    rels.add(titleKey, pred ?? 'mentions', e.key);
+    rels.add(titleKey, (from >= 0 ? predicateAt(m, from) : undefined) ?? 'mentions', e.key);
   }
 }

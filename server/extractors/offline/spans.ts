@@ -6,6 +6,7 @@ import {
   GENERIC_HEADS,
   HYPHEN_SUFFIX_STOP,
   JUNK_WORDS,
+  KIN_WORDS,
   LOWER_NAME_HEADS,
   MONTHS,
   NAME_CONNECTORS,
@@ -69,6 +70,8 @@ export function canStartSpan(toks: Tok[], i: number, used: Uint8Array): boolean 
   }
   if (isSentenceInitial(toks, i)) {
     // Sentence-initial capitals are weak evidence: accept proper nouns, or a noun followed by another capitalised word.
+    // "Daughter of King Constantine I of Greece, Princess Helen ...": a kin noun before "of" relates the name after it
+    if (KIN_WORDS.has(t.lower) && toks[i + 1]?.lower === 'of') return false;
     if (t.pos === 'PROPN' || t.pos === 'X') return !JUNK_WORDS.has(t.lower);
     if (t.pos === 'NOUN' || t.pos === 'ADJ') return isCapWord(toks[i + 1]) && toks[i + 1].sent === t.sent && !isCapFunctionWord(toks[i + 1]);
     return false;

@@ -21,7 +21,7 @@ const SNOW_TEXT = 'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. H
 
 describe('offline extractor', () => {
   it('has the documented id', () => {
-    expect(extractor.id).toBe('offline:v2');
+    expect(extractor.id).toBe('offline:v3');
   });
 
   it('extracts a named person and a place with guessed types', async () => {
@@ -61,6 +61,41 @@ describe('offline extractor', () => {
     const y = await run('Teutberga', 'Teutberga was a queen of Lotharingia. She was a daughter of Boso the Elder.');
     expect(y.relations).toContainEqual({ subject: 'Teutberga', predicate: 'queen_of', object: 'Lotharingia' });
     expect(y.relations).toContainEqual({ subject: 'Teutberga', predicate: 'daughter_of', object: 'Boso the Elder' });
+    // a role word or two between "of" and the name: "daughter of novelist J. G. Ballard", "wife of film director X"
+    const z = await run(
+      'Bea Ballard',
+      'Bea Ballard is a producer. She is the daughter of novelist J. G. Ballard. She was the wife of film director Tom Smith.',
+    );
+    expect(z.relations).toContainEqual({ subject: 'Bea Ballard', predicate: 'daughter_of', object: 'J. G. Ballard' });
+    expect(z.relations).toContainEqual({ subject: 'Bea Ballard', predicate: 'wife_of', object: 'Tom Smith' });
+  });
+
+  it('gives a name coordinated with another the predicate that links the other', async () => {
+    // "child of A and B": the title is B's child too (a pronoun subject: the title's relations)
+    const x = await run('Karl Pius', 'Karl Pius was an archduke. He was the youngest child of Leopold Salvator and Blanca of Spain.');
+    expect(x.relations).toContainEqual({ subject: 'Karl Pius', predicate: 'child_of', object: 'Leopold Salvator' });
+    expect(x.relations).toContainEqual({ subject: 'Karl Pius', predicate: 'child_of', object: 'Blanca of Spain' });
+    // "son of A, Duke of C, and of his wife B", with a parenthesised aside; the subject named in the sentence
+    const y = await run(
+      'Adolph of Cleves',
+      'Adolph of Cleves (1425 – 1492) was the youngest son of Adolph Gerhard, Duke of Cleves (died 1448), and of his wife Marie of Burgundy.',
+    );
+    expect(y.relations).toContainEqual({ subject: 'Adolph of Cleves', predicate: 'son_of', object: 'Marie of Burgundy' });
+    // co-directors share "directed by"; a name after a full stop or a verb of its own is not coordinated
+    const z = await run('Night Tide', 'Night Tide is a 1961 film. It was directed by Curtis Harrington and Denis Sanders. Roger Corman later bought it.');
+    expect(z.relations).toContainEqual({ subject: 'Night Tide', predicate: 'direct_by', object: 'Curtis Harrington' });
+    expect(z.relations).toContainEqual({ subject: 'Night Tide', predicate: 'direct_by', object: 'Denis Sanders' });
+    expect(z.relations.filter((r) => r.object === 'Roger Corman').map((r) => r.predicate)).not.toContain('direct_by');
+    // the rule needs a comma or a conjunction between the two names: "son of A in B" is not coordination
+    const w = await run('Huo Yi', 'Huo Yi was the son of Huo Jun in Nanjun.');
+    expect(w.relations.filter((r) => r.subject === 'Huo Yi' && r.object === 'Nanjun').map((r) => r.predicate)).not.toContain('son_of');
+  });
+
+  it('does not take a sentence-initial kin noun before "of" into the name after it', async () => {
+    const x = await run('Helen of Greece', 'Helen of Greece was a queen. Daughter of King Constantine I of Greece, Princess Helen grew up in Athens.');
+    expect(entity(x, 'King Constantine I of Greece')).toBeDefined();
+    expect(entity(x, 'Constantine I of Greece')).toBeDefined();
+    expect(names(x).filter((n) => n.startsWith('Daughter'))).toEqual([]);
   });
 
   it('extracts full dates, their years and "City, State" places', async () => {

@@ -1,0 +1,99 @@
+// Subject: the fact seeds' written-predicate test read from the other end (CONVERSE_WORDS in server/graph/facts.ts).
+import type { Driver } from 'neo4j-driver';
+import { rng } from '../../../bench/lib/random.js';
+import type { Retriever } from '../../../server/retrieval/retriever.js';
+import { defaultParams } from '../../../server/retrieval/params.js';
+import { TEST_DIM, randomUnit, testDriver } from '../../support/db.js';
+import { defaultSeeds, type RefGraph } from '../../support/reference.js';
+import { type FixtureGraph, entityMaker, fixtureRetriever, loadFixtureGraph, withCosine } from '../../support/fixtures.js';
+
+/**
+ * A page states its subject's kin from its own side ("Bea Ballard daughter_of J. G. Ballard"); a question asks from the
+ * other ("Bea Ballard's father"). "father" shares no stem with "daughter of", so the converse words make the fact
+ * written: it ranks factWordBonus higher among the named entity's facts and seeds its far end at that rank.
+ *
+ *   Bea Ballard -daughter_of-> J. G. Ballard (fact cosine 0.5);  Bea Ballard -related_to-> Ballard Estate (0.55),
+ *   -work_for-> Channel 4 (0.52), -mentions-> London (0.51)
+ */
+const rand = rng(41);
+const q = randomUnit(rand, TEST_DIM);
+const ent = entityMaker(q, rand, 0.2);
+const fact = (from: string, to: string, predicate: string, cos: number) => ({ from, to, type: 'RELATED', predicate, embedding: withCosine(q, cos, rand) });
+const graph: FixtureGraph = {
+  entities: [
+    ent('p:bea', 'Bea Ballard', 'Person'),
+    ent('p:jg', 'J. G. Ballard', 'Person'),
+    ent('o:estate', 'Ballard Estate', 'Organization'),
+    ent('o:c4', 'Channel 4', 'Organization'),
+    ent('l:london', 'London', 'Place'),
+  ],
+  passages: [],
+  relations: [
+    fact('p:bea', 'p:jg', 'daughter_of', 0.5),
+    fact('p:bea', 'o:estate', 'related_to', 0.55),
+    fact('p:bea', 'o:c4', 'work_for', 0.52),
+    fact('p:bea', 'l:london', 'mentions', 0.51),
+  ],
+};
+const ref: RefGraph = {
+  entities: graph.entities.map((e) => ({ id: e.id, name: e.name, type: e.type, embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding })),
+  passages: [],
+  relations: graph.relations.map((r) => ({ from: r.from, to: r.to, type: r.type, predicate: r.predicate, embedding: r.embedding })),
+};
+
+let driver: Driver;
+let retriever: Retriever;
+const seedsOf = async (question: string) =>
+  new Map(
+    (await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: { factSeedK: 1, factWordBonus: 0.1 } })).seeds.map((s) => [s.id, s]),
+  );
+
+beforeAll(async () => {
+  driver = await testDriver();
+  await loadFixtureGraph(driver, graph);
+  retriever = fixtureRetriever(driver);
+});
+afterAll(async () => {
+  await driver.close();
+});
+
+describe('converse words', () => {
+  test("a question asking for a person's father writes the person's daughter_of fact", async () => {
+    const seeds = await seedsOf("Where was Bea Ballard's father born?");
+    // One fact seed: daughter_of at 0.5 + 0.1 passes related_to at 0.55, and seeds J. G. Ballard at that rank.
+    expect(seeds.get('p:jg')?.activation).toBeCloseTo(0.6, 6);
+    expect(seeds.has('o:estate')).toBe(false);
+  });
+
+  test('converseWords false: the shared stem alone, and the fact stays at its cosine', async () => {
+    const r = await retriever.retrieve({
+      mode: 'gated',
+      question: "Where was Bea Ballard's father born?",
+      questionEmbedding: q,
+      params: { factSeedK: 1, factWordBonus: 0.1, converseWords: false },
+    });
+    expect(r.seeds.map((s) => s.id)).not.toContain('p:jg');
+  });
+
+  test('a question that writes no kin word leaves the fact at its cosine', async () => {
+    const seeds = await seedsOf('Where was Bea Ballard born?');
+    expect(seeds.has('o:estate')).toBe(true);
+    expect(seeds.has('p:jg')).toBe(false);
+  });
+
+  test('"wife" does not write daughter_of: the converse pairs are kin by kind, not any kin word', async () => {
+    const seeds = await seedsOf("Where was Bea Ballard's wife born?");
+    expect(seeds.has('p:jg')).toBe(false);
+  });
+
+  test('the reference agrees on each question', async () => {
+    for (const question of ["Where was Bea Ballard's father born?", 'Who is the mother of Bea Ballard?', "Where was Bea Ballard's wife born?"]) {
+      const r = await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: { factSeedK: 1, factWordBonus: 0.1 } });
+      const p = { ...defaultParams('gated'), relTypes: ['RELATED', 'SAME_AS'], factSeedK: 1, factWordBonus: 0.1 } as unknown as Parameters<
+        typeof defaultSeeds
+      >[5];
+      const expected = defaultSeeds(ref, q, question, ['p:bea'], [], p);
+      expect(r.seeds.map((s) => s.id).sort()).toEqual(expected.map((s) => s.id).sort());
+    }
+  });
+});
