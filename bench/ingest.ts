@@ -16,7 +16,7 @@ import { createEmbedder } from '../server/embedders/index.js';
 import { GraphStore } from '../server/db/store.js';
 import { ingestPath, progressBar } from '../server/ingest/index.js';
 import { bulkEmbedWorkers } from '../server/cli/common.js';
-import { startScratchNeo4j } from './database.js';
+import { extractorVersion, startScratchNeo4j } from './database.js';
 
 async function main() {
   const corpus = path.resolve(process.argv[2] ?? path.join(ROOT, 'bench', 'data', '2wikimultihopqa', 'corpus.jsonl'));
@@ -36,7 +36,7 @@ async function main() {
   const seconds = (performance.now() - t0) / 1000;
   const rssMiB = process.resourceUsage().maxRSS / 1024;
   console.log(
-    `\ncorpus: ${path.relative(ROOT, corpus)}; extractor ${config.extractor}; embedder ${embedder.id} (${config.embed.workers} workers); ${os.cpus().length} cores`,
+    `\ncorpus: ${path.relative(ROOT, corpus)}; extractor ${extractorVersion(config)}; embedder ${embedder.id} (${config.embed.workers} workers); ${os.cpus().length} cores`,
   );
   console.log(
     `documents ${s.documents.written}, passages ${s.passages}, entities ${s.entities}, mentions ${s.mentions}, relations ${s.relations}, synonyms ${s.synonyms}, problems ${s.problems.length}`,

@@ -38,7 +38,7 @@ import { Retriever } from '../server/retrieval/retriever.js';
 import { MODE_NAMES, type Mode } from '../server/retrieval/params.js';
 import { ensureProjection } from '../server/db/projection.js';
 import { embedQuestion } from '../server/retrieval/service.js';
-import { startScratchNeo4j } from './database.js';
+import { extractorVersion, startScratchNeo4j } from './database.js';
 import { pairedBootstrap, scoreRanking } from './lib/metrics.js';
 import { DEFAULT_OPTIONS, generateTwoLayer, readSample, type TwoLayerDataset, type TwoLayerQuestion, writeFilteredSample } from './lib/twolayer-generate.js';
 
@@ -462,7 +462,7 @@ async function main() {
   const md = [
     `# Two-layer benchmark (${date})`,
     '',
-    `Commit \`${commit}\`; embedder ${embedder.id}; extractor ${cfg.extractor}; command \`${command}\`.`,
+    `Commit \`${commit}\`; embedder ${embedder.id}; extractor ${extractorVersion(cfg)}; command \`${command}\`.`,
     '',
     `The Hetionet sample (${sample.nodes.size} nodes, ${sample.edges.length} edges) with ${ds.heldOut.length} literature-like edges held out ` +
       `(${[...new Set(ds.heldOut.map((e) => e.metaedge))].map((m) => `${m} ${ds.heldOut.filter((e) => e.metaedge === m).length}`).join(', ')}) ` +
@@ -550,7 +550,7 @@ async function main() {
         commit,
         command,
         embedder: embedder.id,
-        extractor: cfg.extractor,
+        extractor: extractorVersion(cfg),
         options: ds.options,
         summary,
         paired,
