@@ -171,8 +171,9 @@ export function defaultSeeds(
   const floor = p.cosineFloor ?? 0;
   const vector = p.vectorSeedsWithNames || named.length === 0 ? vectorSeeds(g, q, p.seedK, p.seedMinScore, floor) : [];
   const qWords = words(question.toLowerCase());
+  const predicateWords = (r: RefRelation) => words((r.predicate ?? r.type.replace(/_/g, ' ')).toLowerCase());
   const stems = (r: RefRelation) =>
-    words((r.predicate ?? r.type.replace(/_/g, ' ')).toLowerCase())
+    predicateWords(r)
       .filter((w) => w.length >= 4)
       .map((w) => (w.endsWith('s') ? w.slice(0, -1) : w).slice(0, 5));
   const walked = (r: RefRelation) => p.relTypes.includes(r.type) && r.type !== 'SAME_AS';
@@ -182,7 +183,6 @@ export function defaultSeeds(
       w === 'which' || w === 'what' ? [qWords.slice(i + 1, i + 4).findIndex((x) => x.length >= 4)].filter((k) => k >= 0).map((k) => i + 1 + k) : [],
     ),
   );
-  const predicateWords = (r: RefRelation) => words((r.predicate ?? r.type.replace(/_/g, ' ')).toLowerCase());
   // A question word writes a predicate that shares its stem, or that it names from the other end (CONVERSE_WORDS).
   const writesWord = (r: RefRelation, w: string) =>
     stems(r).some((st) => w.startsWith(st)) ||

@@ -3,11 +3,8 @@
  * preposition ("born_in"), "<noun>_of" ("daughter_of"), alias links ("also known as"), and whether a
  * sentence is about the passage's title.
  */
-import { LITERAL_TYPES } from '../../graph/facts.js';
 import { NAME_CONNECTORS } from './lexicon.js';
 import { QUOTE_OPEN, isCapWord, stripAccentsLower, type Mention, type Tok } from './tokens.js';
-
-const LITERAL_MENTION_TYPES: ReadonlySet<string> = new Set(LITERAL_TYPES);
 
 const PRONOUN_STARTS = new Set(['he', 'she', 'it', 'they', 'his', 'her', 'its', 'their', 'this']);
 
@@ -58,35 +55,6 @@ export function predicateBetween(toks: Tok[], from: number, to: number): string 
     return cleanPredicate(p);
   }
   return undefined;
-}
-
-/** What may stand between two coordinated names: "A and B", "A, B", "A or B", "A and of his wife B", "A and his wife, née B". */
-const COORDINATION_WORDS = new Set([',', 'and', 'or', '&', 'of', 'the', 'his', 'her', 'their', 'wife', 'husband', 'spouse', 'consort', 'nee']);
-
-/**
- * The name coordinated before `m` in its sentence ("the son of A and B": A, for B), not starting before `from`: the
- * nearest earlier name, when only commas, "and", "or", "of", "his wife" and closed parenthesised asides ("A (died 1563)
- * and his wife, née B") stand between them, with at least one comma or conjunction. A value (a date, a nationality) is
- * never coordinated. `names` are the sentence's primary mentions.
- */
-export function coordinatedBefore(toks: Tok[], names: readonly Mention[], m: Mention, from: number): Mention | undefined {
-  let prev: Mention | undefined;
-  for (const o of names) if (o.sent === m.sent && o.end < m.start && o.start >= from && (!prev || o.end > prev.end)) prev = o;
-  if (!prev || LITERAL_MENTION_TYPES.has(prev.type)) return undefined;
-  let depth = 0;
-  let joined = false;
-  for (let i = prev.end + 1; i < m.start; i++) {
-    const v = toks[i].value;
-    if (v === '(') depth++;
-    else if (v === ')') {
-      if (depth === 0) return undefined;
-      depth--;
-    } else if (depth === 0) {
-      if (!COORDINATION_WORDS.has(toks[i].lower)) return undefined;
-      if (v === ',' || toks[i].lower === 'and' || toks[i].lower === 'or' || v === '&') joined = true;
-    }
-  }
-  return depth === 0 && joined ? prev : undefined;
 }
 
 const ALIAS_VERBS = new Set(['know_as', 'spell', 'spell_as', 'nickname', 'rename', 'rename_as', 'rename_to', 'title', 'retitle', 'dub', 'style']);

@@ -5,7 +5,7 @@
 import { ALIAS_PREDICATE, LITERAL_TYPES } from '../../graph/facts.js';
 import type { ExtractedRelation } from '../types.js';
 import type { Entities, TitleKeys } from './entities.js';
-import { coordinatedBefore, isAliasLink, isPrepositionalObject, predicateBetween, refersToTitle } from './predicates.js';
+import { isAliasLink, isPrepositionalObject, predicateBetween, refersToTitle } from './predicates.js';
 import type { Mention, Tok } from './tokens.js';
 
 /** Maximum co-occurrence relations produced per sentence. */
@@ -95,6 +95,35 @@ function addCooccurrences(rels: RelationSet, toks: Tok[], list: Mention[]): void
       count++;
     }
   }
+}
+
+/** What may stand between two coordinated names: "A and B", "A, B", "A or B", "A and of his wife B", "A and his wife, née B". */
+const COORDINATION_WORDS = new Set([',', 'and', 'or', '&', 'of', 'the', 'his', 'her', 'their', 'wife', 'husband', 'spouse', 'consort', 'nee']);
+
+/**
+ * The name coordinated before `m` in its sentence ("the son of A and B": A, for B), not starting before `from`: the
+ * nearest earlier name, when only commas, "and", "or", "of", "his wife" and closed parenthesised asides ("A (died 1563)
+ * and his wife, née B") stand between them, with at least one comma or conjunction. A value (a date, a nationality) is
+ * never coordinated. `names` are the sentence's primary mentions.
+ */
+function coordinatedBefore(toks: Tok[], names: readonly Mention[], m: Mention, from: number): Mention | undefined {
+  let prev: Mention | undefined;
+  for (const o of names) if (o.sent === m.sent && o.end < m.start && o.start >= from && (!prev || o.end > prev.end)) prev = o;
+  if (!prev || OBJECT_ONLY.has(prev.type)) return undefined;
+  let depth = 0;
+  let joined = false;
+  for (let i = prev.end + 1; i < m.start; i++) {
+    const v = toks[i].value;
+    if (v === '(') depth++;
+    else if (v === ')') {
+      if (depth === 0) return undefined;
+      depth--;
+    } else if (depth === 0) {
+      if (!COORDINATION_WORDS.has(toks[i].lower)) return undefined;
+      if (v === ',' || toks[i].lower === 'and' || toks[i].lower === 'or' || v === '&') joined = true;
+    }
+  }
+  return depth === 0 && joined ? prev : undefined;
 }
 
 /**
