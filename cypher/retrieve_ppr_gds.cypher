@@ -17,6 +17,7 @@
 // :param factSeedTurns => 2                 /* each named entity's first this many facts are taken in turns among the fact seeds (0 = by rank alone) */;
 // :param relationSeedK => 10                /* best facts of the question's relation (best mean rank) at a named curated entity that seed (0 = off) */;
 // :param factWordBonus => 0.1               /* rank bonus among fact seeds for a fact whose predicate the question writes (0 = off) */;
+// :param writtenFirst => true               /* a named entity's facts whose predicate the question writes take its fact-seed turns first */;
 // :param converseWords => true              /* factWordBonus: a kin word writes its converse predicate, 'father' daughter_of (false = stem only) */;
 // :param topK => 10                         /* passages returned */;
 // :param entityK => 60                      /* top entities used for passage scoring and returned */;
@@ -156,8 +157,8 @@ CALL (raw) {
   WITH named, collect({r: r, fact: fact, writes: writes, distance: distance}) AS facts
   WITH named, facts, apoc.coll.min([f IN facts WHERE f.writes AND f.distance > 0 | f.distance]) AS nearest
   UNWIND facts AS f
-  RETURN collect({named: named, r: f.r, fact: f.fact, rank: f.fact + CASE WHEN $factWordBonus > 0 AND f.writes AND (f.distance = 0 OR f.distance = nearest)
-                                THEN $factWordBonus ELSE 0.0 END}) AS namedFacts
+  WITH named, f, $factWordBonus > 0 AND f.writes AND (f.distance = 0 OR f.distance = nearest) AS written
+  RETURN collect({named: named, r: f.r, fact: f.fact, written: written, rank: f.fact + CASE WHEN written THEN $factWordBonus ELSE 0.0 END}) AS namedFacts
 }
 // Relation seeds: the question's relation at each named entity is the curated relationship type whose facts there rank
 // highest on average (one fact's cosine is mostly its names; the mean over a type is its relation; a
@@ -186,7 +187,7 @@ CALL (raw, namedFacts, relationFacts) {
     WITH [s IN raw WHERE s.namedActivation > 0 AND s.written AND NOT coalesce(s.node.type, '') IN ['Date', 'Number', 'Money', 'Percent', 'Nationality'] |
         s.node] AS turning
     UNWIND namedFacts AS f
-    WITH turning, f ORDER BY f.rank DESC, elementId(f.r)
+    WITH turning, f ORDER BY $writtenFirst AND f.written DESC, f.rank DESC, elementId(f.r)
     WITH turning, trim(apoc.text.regreplace(toLower(f.named.name), '[^\\p{L}\\p{N}]+', ' ')) AS name, collect(f) AS own
     UNWIND range(0, size(own) - 1) AS i
     // A fact between two named entities: at its better rank and its earlier turn.

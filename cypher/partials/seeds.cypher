@@ -90,8 +90,8 @@ CALL (raw) {
   WITH named, collect({r: r, fact: fact, writes: writes, distance: distance}) AS facts
   WITH named, facts, apoc.coll.min([f IN facts WHERE f.writes AND f.distance > 0 | f.distance]) AS nearest
   UNWIND facts AS f
-  RETURN collect({named: named, r: f.r, fact: f.fact, rank: f.fact + CASE WHEN $factWordBonus > 0 AND f.writes AND (f.distance = 0 OR f.distance = nearest)
-                                THEN $factWordBonus ELSE 0.0 END}) AS namedFacts
+  WITH named, f, $factWordBonus > 0 AND f.writes AND (f.distance = 0 OR f.distance = nearest) AS written
+  RETURN collect({named: named, r: f.r, fact: f.fact, written: written, rank: f.fact + CASE WHEN written THEN $factWordBonus ELSE 0.0 END}) AS namedFacts
 }
 // Relation seeds: the question's relation at each named entity is the curated relationship type whose facts there rank
 // highest on average (one fact's cosine is mostly its names; the mean over a type is its relation; a
@@ -119,7 +119,7 @@ CALL (raw, namedFacts, relationFacts) {
     // entity of that value) or a name the question does not write as one (docs/statements.md#fact-seeds).
     WITH [s IN raw WHERE s.namedActivation > 0 AND s.written AND NOT coalesce(s.node.type, '') IN {{LITERAL_TYPES}} | s.node] AS turning
     UNWIND namedFacts AS f
-    WITH turning, f ORDER BY f.rank DESC, elementId(f.r)
+    WITH turning, f ORDER BY $writtenFirst AND f.written DESC, f.rank DESC, elementId(f.r)
     WITH turning, {{WORDS(f.named.name)}} AS name, collect(f) AS own
     UNWIND range(0, size(own) - 1) AS i
     // A fact between two named entities: at its better rank and its earlier turn.

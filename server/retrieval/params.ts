@@ -135,6 +135,12 @@ export const COMMON_PARAMS = {
     doc: "a named entity's fact whose predicate the question writes (a predicate word's first five letters begin a question word other than the answer type, the first of four letters or more after which or what: 'treat' for treats; or a kin word from the other end: 'father' for daughter of, docs/statements.md#fact-seeds) ranks this much higher among the fact seeds; of a curated type, only when its predicate word is the one the question writes nearest the entity's name (docs/statements.md#relation-seeds); its two entities then seed that much higher too, at most 1 (0 = off)",
     brief: 'rank bonus among fact seeds for a fact whose predicate the question writes (0 = off)',
   },
+  writtenFirst: {
+    schema: z.boolean(),
+    default: true,
+    doc: "each named entity's facts whose predicate the question writes (as factWordBonus reads it) come before its others in its fact-seed turns, whatever their cosines: a name's facts embed mostly its names, so 'directed by' can score below 'based on the play' for 'the director' (docs/statements.md#fact-seeds); their activation is still the fact's cosine plus factWordBonus; false = turns by that rank alone",
+    brief: "a named entity's facts whose predicate the question writes take its fact-seed turns first",
+  },
   converseWords: {
     schema: z.boolean(),
     default: true,
@@ -387,6 +393,7 @@ export const VECTOR_PARAMS = {
   hubFacts: withoutPassages(COMMON_PARAMS.hubFacts),
   hubFactK: withoutPassages(COMMON_PARAMS.hubFactK),
   factWordBonus: withoutPassages(COMMON_PARAMS.factWordBonus),
+  writtenFirst: withoutPassages(COMMON_PARAMS.writtenFirst),
   converseWords: withoutPassages(COMMON_PARAMS.converseWords),
   relationSeedK: withoutPassages(COMMON_PARAMS.relationSeedK),
   topK,

@@ -132,6 +132,8 @@ export interface DefaultSeedParams {
   factWordBonus: number;
   /** A kin word also writes its converse predicates (CONVERSE_WORDS); absent: true, the default. */
   converseWords?: boolean;
+  /** A named entity's facts whose predicate the question writes take its turns first, whatever their rank; absent: true, the default. */
+  writtenFirst?: boolean;
   /** At each named entity, its curated type with the best mean fact cosine seeds this many of its best facts (0 or absent: off). */
   relationSeedK?: number;
   relTypes: string[];
@@ -215,7 +217,8 @@ export function defaultSeeds(
   );
   const typeOf = new Map(g.entities.map((e) => [e.id, e.type ?? '']));
   const turns = p.factSeedTurns ?? 0;
-  // A named entity's facts in rank order; its first `turns` take turns with the other names'. A value takes none, nor
+  // A named entity's facts in rank order (writtenFirst: those whose predicate the question writes first); its first `turns`
+  // take turns with the other names'. A value takes none, nor
   // does a name the question does not write as one (a question with no capital past its first word writes only curated names).
   const readForCase = capitalised(words(question).slice(1)).length > 0;
   const written = (n: string) => readForCase || g.entities.some((e) => e.id === n && e.curated);
@@ -228,13 +231,17 @@ export function defaultSeeds(
       .flatMap((n) =>
         g.relations
           .filter((r) => walked(r) && r.embedding && (r.from === n || r.to === n))
-          .map((r) => ({
-            r,
-            rank: calibrated(cosine(r.embedding!, q), floor) + (bonusAt.get(n)?.(r) ?? 0),
-            turns: LITERAL_TYPES.includes(typeOf.get(n) ?? '') || !written(n) ? 0 : turns,
-          })),
+          .map((r) => {
+            const bonus = bonusAt.get(n)?.(r) ?? 0;
+            return {
+              r,
+              rank: calibrated(cosine(r.embedding!, q), floor) + bonus,
+              first: p.writtenFirst !== false && bonus > 0 ? 1 : 0,
+              turns: LITERAL_TYPES.includes(typeOf.get(n) ?? '') || !written(n) ? 0 : turns,
+            };
+          }),
       )
-      .sort((a, b) => b.rank - a.rank);
+      .sort((a, b) => b.first - a.first || b.rank - a.rank);
     own.forEach((f, i) => {
       turnAt.set(f.r, Math.min(turnAt.get(f.r) ?? turns, i < f.turns ? i : turns));
     });
