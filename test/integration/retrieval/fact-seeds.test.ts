@@ -110,7 +110,7 @@ describe('fact seeds', () => {
 
   test("factWordBonus: a named entity's facts whose predicate the question writes rank first and seed at their rank (at most 1)", async () => {
     // Two fact seeds: without the bonus the date fact (0.9) and Cisplatin's (0.8) take them.
-    const plain = new Map((await ask('gated', { factSeedK: 2 })).seeds.map((s) => [s.id, s]));
+    const plain = new Map((await ask('gated', { factSeedK: 2, factWordBonus: 0 })).seeds.map((s) => [s.id, s]));
     expect(plain.has('c:cis')).toBe(true);
     expect(plain.has('c:mtx')).toBe(false);
     // "treat" in the question begins with "treat" (treats): both treats facts rank above the date fact.
@@ -119,9 +119,13 @@ describe('fact seeds', () => {
     expect(worded.get('c:mtx')!.activation).toBeCloseTo(0.95, 6);
     expect(worded.get('c:cis')!.activation).toBeCloseTo(1, 6);
     expect(worded.get('c:mtx')!.factScore).toBeCloseTo(0.95, 6);
-    // A predicate the question does not write gets nothing: a bonus too small to pass the date fact changes nothing.
-    const small = new Map((await ask('gated', { factSeedK: 2, factWordBonus: 0.05 })).seeds.map((s) => [s.id, s]));
+    // By rank alone (writtenFirst false) a bonus too small to pass the date fact changes nothing.
+    const small = new Map((await ask('gated', { factSeedK: 2, factWordBonus: 0.05, writtenFirst: false })).seeds.map((s) => [s.id, s]));
     expect(small.has('c:mtx')).toBe(false);
+    // writtenFirst (the default): the written facts take the places whatever the bonus, each at its cosine plus the bonus.
+    const first = new Map((await ask('gated', { factSeedK: 2, factWordBonus: 0.05 })).seeds.map((s) => [s.id, s]));
+    expect(first.get('c:mtx')!.activation).toBeCloseTo(0.8, 6);
+    expect(first.get('c:cis')!.activation).toBeCloseTo(0.85, 6);
   });
 
   test('factWordBonus: the answer type (the first word of four letters or more after which or what) is not a hop', async () => {
