@@ -20,8 +20,9 @@ export interface OfflineExtractorOptions {
 
 /** Synchronous extraction of one passage (the Extractor wraps this in a Promise). */
 export function extractPassage(passage: PassageInput, options: OfflineExtractorOptions = {}): Extraction {
-  // Some corpora space out intra-word hyphens ("Park Geun - hye", "person - centered"): rejoin them.
-  const text = (passage.text ?? '').replace(/(\p{L}) - (?=\p{L})/gu, '$1-');
+  // Some corpora space out intra-word hyphens ("Park Geun - hye", "person - centered", "Go- Go", "comedy- drama"): rejoin
+  // them. A suspended hyphen keeps its space ("one- and two-reel", "fifth- to sixth-century").
+  const text = (passage.text ?? '').replace(/(\p{L}) ?- (?!(?:and|or|to|nor)\b)(?=\p{L})/gu, '$1-');
   const tokenized = tokenize(text);
   const { toks, sentSpans, sentTexts } = tokenized;
   const mentions = findMentions(tokenized, passage.title ?? '', !!options.concepts);

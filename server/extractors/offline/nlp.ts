@@ -31,8 +31,7 @@ export function tokenize(text: string): Tokenized {
   const lemmas = tokens.out(its.lemma as unknown as typeof its.value) as string[];
   const spaces = tokens.out(its.precedingSpaces) as string[];
   const kinds = tokens.out(its.type) as string[];
-  const sentSpans = doc.sentences().out(its.span) as unknown as number[][];
-  const sentTexts = doc.sentences().out() as string[];
+  const { sentSpans, sentTexts } = joinLowercaseStarts(doc.sentences().out(its.span) as unknown as number[][], doc.sentences().out() as string[], values);
   const toks: Tok[] = new Array(values.length);
   const mk = (i: number, sent: number): Tok => {
     const v = values[i];
@@ -50,4 +49,25 @@ export function tokenize(text: string): Tokenized {
   for (let s = 0; s < sentSpans.length; s++) for (let i = sentSpans[s][0]; i <= sentSpans[s][1]; i++) toks[i] = mk(i, s);
   for (let i = 0; i < toks.length; i++) toks[i] ??= mk(i, sentSpans.length);
   return { doc, toks, sentSpans, sentTexts };
+}
+
+/**
+ * wink ends a sentence at every "!" and "?", also inside a title ("Monster a Go-Go! is a 1965 film",
+ * "Where Does it Hurt? is a 1972 film") or an aside ("(died 1318?) was"): a sentence that would start
+ * with a lowercase word continues the one before.
+ */
+function joinLowercaseStarts(spans: number[][], texts: string[], values: string[]): { sentSpans: number[][]; sentTexts: string[] } {
+  const sentSpans: number[][] = [];
+  const sentTexts: string[] = [];
+  for (let s = 0; s < spans.length; s++) {
+    const first = values[spans[s][0]] ?? '';
+    if (sentSpans.length > 0 && /^\p{Ll}/u.test(first)) {
+      sentSpans[sentSpans.length - 1] = [sentSpans[sentSpans.length - 1][0], spans[s][1]];
+      sentTexts[sentTexts.length - 1] += ` ${texts[s]}`;
+    } else {
+      sentSpans.push([...spans[s]]);
+      sentTexts.push(texts[s]);
+    }
+  }
+  return { sentSpans, sentTexts };
 }

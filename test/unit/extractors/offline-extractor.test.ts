@@ -21,7 +21,7 @@ const SNOW_TEXT = 'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. H
 
 describe('offline extractor', () => {
   it('has the documented id', () => {
-    expect(extractor.id).toBe('offline:v3');
+    expect(extractor.id).toBe('offline:v4');
   });
 
   it('extracts a named person and a place with guessed types', async () => {
@@ -96,6 +96,29 @@ describe('offline extractor', () => {
     expect(entity(x, 'King Constantine I of Greece')).toBeDefined();
     expect(entity(x, 'Constantine I of Greece')).toBeDefined();
     expect(names(x).filter((n) => n.startsWith('Daughter'))).toEqual([]);
+  });
+
+  it('reads a title that ends in "!" or "?" as the start of its sentence, not a sentence of its own', async () => {
+    const x = await run(
+      'Love, Honor and Oh-Baby!',
+      'Love, Honor and Oh-Baby! is a 1940 American comedy film directed by Charles Lamont. It stars Wallace Ford.',
+    );
+    const directed = x.relations.filter((r) => r.subject === 'Love, Honor and Oh-Baby!' && r.object === 'Charles Lamont');
+    expect(directed.map((r) => r.predicate)).toContain('direct_by');
+    const asked = await run('Where Does it Hurt?', 'Where Does it Hurt? is a 1972 American comedy film directed by Rod Amateau.');
+    expect(asked.relations.filter((r) => r.object === 'Rod Amateau').map((r) => r.predicate)).toContain('direct_by');
+  });
+
+  it('rejoins a hyphen spaced out after its first half, but not a suspended one', async () => {
+    const x = await run(
+      'Monster a Go-Go',
+      'Monster a Go- Go is a 1965 American science- fiction film directed by Bill Rebane. It was shot in one- and two-reel parts.',
+    );
+    expect(entity(x, 'Go-Go')).toBeDefined();
+    expect(names(x)).not.toContain('Go');
+    expect(x.relations.filter((r) => r.subject === 'Monster a Go-Go' && r.object === 'Bill Rebane').map((r) => r.predicate)).toContain('direct_by');
+    expect(entity(x, 'Monster a Go-Go')?.description).toContain('science-fiction');
+    expect(entity(x, 'Monster a Go-Go')?.description).not.toContain('one-and');
   });
 
   it('extracts full dates, their years and "City, State" places', async () => {
