@@ -134,7 +134,9 @@ OPTIONAL CALL (ranked) {
   // A named entity's own facts over $relTypes (SAME_AS aside), each with its cosine to the question, read once for the
   // fact seeds and the relation seeds below.
   CALL (raw) {
-    WITH split(trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS qWords
+    // "mother in law" is one word, "mother-in-law" (CONVERSE_WORDS).
+    WITH split(trim(apoc.text.regreplace(' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ',
+        ' (son|daughter|child|father|mother|parent|brother|sister|sibling) in law ', ' $1-in-law ')), ' ') AS qWords
     // The answer type ("which film", "what country": the first word of four letters or more among the three after which or
     // what) names the kind of thing asked for, not a hop: a film's "filmed in" facts do not answer "which film has the director".
     // The other question words may write a predicate.
@@ -171,8 +173,11 @@ OPTIONAL CALL (ranked) {
         left(w, size(w) - 1) ELSE w END, 5)] AS stems
     WITH named, nameLength, at, r, fact, [j IN relationWords WHERE any(st IN stems WHERE qWords[j] STARTS WITH st)
          OR $converseWords AND any(c IN [[['father', 'mother', 'parent', 'parents'], ['son', 'daughter', 'child']], [['son', 'daughter', 'child', 'children'],
-             ['father', 'mother', 'parent']], [['husband', 'wife', 'spouse'], ['marry', 'married', 'husband', 'wife', 'spouse']]] WHERE qWords[j] IN c[0] AND
-             any(w IN predicateWords WHERE w IN c[1]))] AS written
+             ['father', 'mother', 'parent']], [['husband', 'wife', 'spouse'], ['marry', 'married', 'husband', 'wife', 'spouse']], [['grandfather',
+             'grandmother', 'grandparent', 'grandparents', 'grandson', 'granddaughter', 'grandchild', 'grandchildren', 'son-in-law', 'daughter-in-law',
+             'child-in-law'], ['father', 'mother', 'parent', 'son', 'daughter', 'child']], [['father-in-law', 'mother-in-law', 'parent-in-law'], ['marry',
+             'married', 'husband', 'wife', 'spouse']], [['brother-in-law', 'sister-in-law', 'sibling-in-law'], ['marry', 'married', 'husband', 'wife', 'spouse',
+             'brother', 'sister', 'sibling']]] WHERE qWords[j] IN c[0] AND any(w IN predicateWords WHERE w IN c[1]))] AS written
     // Of a curated type, the distance in words from the name to the nearest question word of its predicate: in "genes
     // upregulated by the compounds that treat X" the hop at X is "treat", not "upregulated" (docs/statements.md#relation-seeds).
     WITH named, r, fact, size(written) > 0 AS writes, CASE WHEN at IS NULL OR type(r) IN ['RELATED', 'SAME_AS'] THEN 0

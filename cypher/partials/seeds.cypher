@@ -52,7 +52,8 @@ CALL (vectorHits, named) {
 // A named entity's own facts over $relTypes (SAME_AS aside), each with its cosine to the question, read once for the
 // fact seeds and the relation seeds below.
 CALL (raw) {
-  WITH split({{WORDS(coalesce($question, ''))}}, ' ') AS qWords
+  // "mother in law" is one word, "mother-in-law" (CONVERSE_WORDS).
+  WITH split(trim(apoc.text.regreplace(' ' + {{WORDS(coalesce($question, ''))}} + ' ', {{IN_LAW}})), ' ') AS qWords
   // The answer type ("which film", "what country": the first word of four letters or more among the three after which or
   // what) names the kind of thing asked for, not a hop: a film's "filmed in" facts do not answer "which film has the director".
   // The other question words may write a predicate.

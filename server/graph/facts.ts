@@ -33,10 +33,14 @@ export const VALUE_TYPES: readonly string[] = ['Date', 'Number', 'Money', 'Perce
 export const LITERAL_TYPES: readonly string[] = [...VALUE_TYPES, 'Nationality'];
 
 /**
- * Relation words a question writes from the other end of a fact: a question word of a pair's first list writes a
- * predicate holding a word of its second ("Bea Ballard's father" writes "Bea Ballard daughter_of J. G. Ballard"; a
- * page states its subject's kin from its own side). Kinship only. The fact seeds' written-predicate test reads it
- * beside the shared-stem rule (docs/statements.md#fact-seeds).
+ * Relation words a question writes without their stem: a question word of a pair's first list writes a predicate
+ * holding a word of its second. Kinship only. The fact seeds' written-predicate test reads it beside the shared-stem
+ * rule (docs/statements.md#fact-seeds).
+ * - From the other end: "Bea Ballard's father" writes "Bea Ballard daughter_of J. G. Ballard" (a page states its
+ *   subject's kin from its own side).
+ * - Kin two hops away, by its first hop: a grandparent's or grandchild's is a parent or a child, a parent-in-law's and
+ *   a sibling-in-law's a spouse (or, for a sibling-in-law, a sibling), a child-in-law's a child. The question's
+ *   "<kin> in law" is read as one word, "<kin>-in-law" (IN_LAW), so "mother" alone does not write a parent there.
  */
 export const CONVERSE_WORDS: readonly (readonly [readonly string[], readonly string[]])[] = [
   [
@@ -51,6 +55,39 @@ export const CONVERSE_WORDS: readonly (readonly [readonly string[], readonly str
     ['husband', 'wife', 'spouse'],
     ['marry', 'married', 'husband', 'wife', 'spouse'],
   ],
+  [
+    [
+      'grandfather',
+      'grandmother',
+      'grandparent',
+      'grandparents',
+      'grandson',
+      'granddaughter',
+      'grandchild',
+      'grandchildren',
+      'son-in-law',
+      'daughter-in-law',
+      'child-in-law',
+    ],
+    ['father', 'mother', 'parent', 'son', 'daughter', 'child'],
+  ],
+  [
+    ['father-in-law', 'mother-in-law', 'parent-in-law'],
+    ['marry', 'married', 'husband', 'wife', 'spouse'],
+  ],
+  [
+    ['brother-in-law', 'sister-in-law', 'sibling-in-law'],
+    ['marry', 'married', 'husband', 'wife', 'spouse', 'brother', 'sister', 'sibling'],
+  ],
+];
+
+/**
+ * A question's "<kin> in law" (its words lowercased, punctuation gone, a space at each end) read as the one word
+ * CONVERSE_WORDS lists: a regular expression and its replacement, for apoc.text.regreplace and String.replace alike.
+ */
+export const IN_LAW: readonly [string, string] = [
+  ` (${CONVERSE_WORDS.flatMap(([asked]) => asked.filter((w) => w.endsWith('-in-law')).map((w) => w.slice(0, -'-in-law'.length))).join('|')}) in law `,
+  ' $1-in-law ',
 ];
 
 /**

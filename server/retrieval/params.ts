@@ -144,7 +144,7 @@ export const COMMON_PARAMS = {
   converseWords: {
     schema: z.boolean(),
     default: true,
-    doc: "factWordBonus also counts a predicate the question writes from its other end, kinship only: 'father', 'mother' and 'parent' write son, daughter and child, and back; 'husband', 'wife' and 'spouse' write marry and each other (CONVERSE_WORDS, docs/statements.md#fact-seeds); false = the shared stem alone",
+    doc: "factWordBonus also counts a predicate the question writes from its other end, kinship only: 'father', 'mother' and 'parent' write son, daughter and child, and back; 'husband', 'wife' and 'spouse' write marry and each other; and kin two hops away writes its first hop: 'grandfather' and 'son-in-law' a parent or a child, 'mother-in-law' a spouse, 'sister-in-law' a spouse or a sibling (CONVERSE_WORDS, docs/statements.md#fact-seeds); false = the shared stem alone",
     brief: "factWordBonus: a kin word writes its converse predicate, 'father' daughter_of (false = stem only)",
   },
   topK: { schema: int(1, 100), default: 10, doc: 'passages returned' },

@@ -4,7 +4,7 @@
  * against (same top-K, same scores within 1e-6). Readable first; fast enough
  * for the small random graphs of the property tests.
  */
-import { CONVERSE_WORDS } from '../../server/graph/facts.js';
+import { CONVERSE_WORDS, IN_LAW } from '../../server/graph/facts.js';
 
 export interface RefEntity {
   id: string;
@@ -130,7 +130,7 @@ export interface DefaultSeedParams {
   /** Each named entity's first this many facts take turns before the rest by rank (0 or absent: by rank alone). */
   factSeedTurns?: number;
   factWordBonus: number;
-  /** A kin word also writes its converse predicates (CONVERSE_WORDS); absent: true, the default. */
+  /** A kin word also writes its converse predicates, and a kin word two hops away its first hop's (CONVERSE_WORDS); absent: true, the default. */
   converseWords?: boolean;
   /** A named entity's facts whose predicate the question writes take its turns first, whatever their rank; absent: true, the default. */
   writtenFirst?: boolean;
@@ -172,7 +172,8 @@ export function defaultSeeds(
 ): (RefSeed & { sources: string[]; fact?: number })[] {
   const floor = p.cosineFloor ?? 0;
   const vector = p.vectorSeedsWithNames || named.length === 0 ? vectorSeeds(g, q, p.seedK, p.seedMinScore, floor) : [];
-  const qWords = words(question.toLowerCase());
+  // "mother in law" is one word, "mother-in-law" (IN_LAW).
+  const qWords = ` ${words(question.toLowerCase()).join(' ')} `.replace(new RegExp(IN_LAW[0], 'g'), IN_LAW[1]).trim().split(' ');
   const predicateWords = (r: RefRelation) => words((r.predicate ?? r.type.replace(/_/g, ' ')).toLowerCase());
   const stems = (r: RefRelation) =>
     predicateWords(r)

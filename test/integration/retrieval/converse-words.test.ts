@@ -13,7 +13,9 @@ import { type FixtureGraph, entityMaker, fixtureRetriever, loadFixtureGraph, wit
  * written: it ranks factWordBonus higher among the named entity's facts and seeds its far end at that rank.
  *
  *   Bea Ballard -daughter_of-> J. G. Ballard (fact cosine 0.5);  Bea Ballard -related_to-> Ballard Estate (0.55),
- *   -work_for-> Channel 4 (0.52), -mentions-> London (0.51)
+ *   -work_for-> Channel 4 (0.52), -mentions-> London (0.51), -marry-> Tom Kemp (0.45)
+ *
+ * Kin two hops away is written by its first hop: a grandparent's is a parent, a mother-in-law's a spouse.
  */
 const rand = rng(41);
 const q = randomUnit(rand, TEST_DIM);
@@ -26,6 +28,7 @@ const graph: FixtureGraph = {
     ent('o:estate', 'Ballard Estate', 'Organization'),
     ent('o:c4', 'Channel 4', 'Organization'),
     ent('l:london', 'London', 'Place'),
+    ent('p:tom', 'Tom Kemp', 'Person'),
   ],
   passages: [],
   relations: [
@@ -33,6 +36,7 @@ const graph: FixtureGraph = {
     fact('p:bea', 'o:estate', 'related_to', 0.55),
     fact('p:bea', 'o:c4', 'work_for', 0.52),
     fact('p:bea', 'l:london', 'mentions', 0.51),
+    fact('p:bea', 'p:tom', 'marry', 0.45),
   ],
 };
 const ref: RefGraph = {
@@ -86,8 +90,28 @@ describe('converse words', () => {
     expect(seeds.has('p:jg')).toBe(false);
   });
 
+  test('a grandparent is written by its first hop, a parent', async () => {
+    const seeds = await seedsOf('Who is the paternal grandfather of Bea Ballard?');
+    expect(seeds.get('p:jg')?.activation).toBeCloseTo(0.6, 6);
+  });
+
+  test('"mother in law" is one word: it writes the spouse, not the parent', async () => {
+    for (const question of ["Who is Bea Ballard's mother-in-law?", 'Who is the mother in law of Bea Ballard?']) {
+      const seeds = await seedsOf(question);
+      expect(seeds.get('p:tom')?.activation).toBeCloseTo(0.55, 6);
+      expect(seeds.has('p:jg')).toBe(false);
+    }
+  });
+
   test('the reference agrees on each question', async () => {
-    for (const question of ["Where was Bea Ballard's father born?", 'Who is the mother of Bea Ballard?', "Where was Bea Ballard's wife born?"]) {
+    for (const question of [
+      "Where was Bea Ballard's father born?",
+      'Who is the mother of Bea Ballard?',
+      "Where was Bea Ballard's wife born?",
+      'Who is the paternal grandfather of Bea Ballard?',
+      "Who is Bea Ballard's mother-in-law?",
+      "Who is Bea Ballard's sister in law?",
+    ]) {
       const r = await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: { factSeedK: 1, factWordBonus: 0.1 } });
       const p = { ...defaultParams('gated'), relTypes: ['RELATED', 'SAME_AS'], factSeedK: 1, factWordBonus: 0.1 } as unknown as Parameters<
         typeof defaultSeeds
