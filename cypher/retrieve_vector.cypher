@@ -107,8 +107,9 @@ OPTIONAL CALL (ranked) {
   // fact seeds and the relation seeds below.
   CALL (raw) {
     // "mother in law" is one word, "mother-in-law" (CONVERSE_WORDS).
-    WITH split(trim(apoc.text.regreplace(' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ',
-        ' (son|daughter|child|father|mother|parent|brother|sister|sibling) in law ', ' $1-in-law ')), ' ') AS qWords
+    WITH split(trim(reduce(q_ = ' ' + trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')) + ' ', k_ IN ['son', 'daughter',
+        'child', 'father', 'mother', 'parent', 'brother', 'sister', 'sibling'] | replace(q_, ' ' + k_ + ' in law ', ' ' + k_ + '-in-law '))), ' ')
+         AS qWords
     // The answer type ("which film", "what country": the first word of four letters or more among the three after which or
     // what) names the kind of thing asked for, not a hop: a film's "filmed in" facts do not answer "which film has the director".
     // The other question words may write a predicate.

@@ -53,7 +53,8 @@ CALL (vectorHits, named) {
 // fact seeds and the relation seeds below.
 CALL (raw) {
   // "mother in law" is one word, "mother-in-law" (CONVERSE_WORDS).
-  WITH split(trim(apoc.text.regreplace(' ' + {{WORDS(coalesce($question, ''))}} + ' ', {{IN_LAW}})), ' ') AS qWords
+  WITH split(trim(reduce(q_ = ' ' + {{WORDS(coalesce($question, ''))}} + ' ', k_ IN {{IN_LAW_KIN}} | replace(q_, ' ' + k_ + ' in law ', ' ' + k_ + '-in-law '))), ' ')
+       AS qWords
   // The answer type ("which film", "what country": the first word of four letters or more among the three after which or
   // what) names the kind of thing asked for, not a hop: a film's "filmed in" facts do not answer "which film has the director".
   // The other question words may write a predicate.

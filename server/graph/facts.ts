@@ -40,7 +40,7 @@ export const LITERAL_TYPES: readonly string[] = [...VALUE_TYPES, 'Nationality'];
  *   subject's kin from its own side).
  * - Kin two hops away, by its first hop: a grandparent's or grandchild's is a parent or a child, a parent-in-law's and
  *   a sibling-in-law's a spouse (or, for a sibling-in-law, a sibling), a child-in-law's a child. The question's
- *   "<kin> in law" is read as one word, "<kin>-in-law" (IN_LAW), so "mother" alone does not write a parent there.
+ *   "<kin> in law" is read as one word, "<kin>-in-law" (IN_LAW_KIN), so "mother" alone does not write a parent there.
  */
 export const CONVERSE_WORDS: readonly (readonly [readonly string[], readonly string[]])[] = [
   [
@@ -82,13 +82,12 @@ export const CONVERSE_WORDS: readonly (readonly [readonly string[], readonly str
 ];
 
 /**
- * A question's "<kin> in law" (its words lowercased, punctuation gone, a space at each end) read as the one word
- * CONVERSE_WORDS lists: a regular expression and its replacement, for apoc.text.regreplace and String.replace alike.
+ * The kin words CONVERSE_WORDS lists with "-in-law": a question's "<kin> in law" (its words lowercased, punctuation gone)
+ * is read as the one word "<kin>-in-law".
  */
-export const IN_LAW: readonly [string, string] = [
-  ` (${CONVERSE_WORDS.flatMap(([asked]) => asked.filter((w) => w.endsWith('-in-law')).map((w) => w.slice(0, -'-in-law'.length))).join('|')}) in law `,
-  ' $1-in-law ',
-];
+export const IN_LAW_KIN: readonly string[] = CONVERSE_WORDS.flatMap(([asked]) =>
+  asked.filter((w) => w.endsWith('-in-law')).map((w) => w.slice(0, -'-in-law'.length)),
+);
 
 /**
  * Canonical matching key for an entity name. Deterministic, idempotent

@@ -4,7 +4,7 @@
  * against (same top-K, same scores within 1e-6). Readable first; fast enough
  * for the small random graphs of the property tests.
  */
-import { CONVERSE_WORDS, IN_LAW } from '../../server/graph/facts.js';
+import { CONVERSE_WORDS, IN_LAW_KIN } from '../../server/graph/facts.js';
 
 export interface RefEntity {
   id: string;
@@ -172,8 +172,10 @@ export function defaultSeeds(
 ): (RefSeed & { sources: string[]; fact?: number })[] {
   const floor = p.cosineFloor ?? 0;
   const vector = p.vectorSeedsWithNames || named.length === 0 ? vectorSeeds(g, q, p.seedK, p.seedMinScore, floor) : [];
-  // "mother in law" is one word, "mother-in-law" (IN_LAW).
-  const qWords = ` ${words(question.toLowerCase()).join(' ')} `.replace(new RegExp(IN_LAW[0], 'g'), IN_LAW[1]).trim().split(' ');
+  // "mother in law" is one word, "mother-in-law" (IN_LAW_KIN).
+  const qWords = IN_LAW_KIN.reduce((q_, k) => q_.split(` ${k} in law `).join(` ${k}-in-law `), ` ${words(question.toLowerCase()).join(' ')} `)
+    .trim()
+    .split(' ');
   const predicateWords = (r: RefRelation) => words((r.predicate ?? r.type.replace(/_/g, ' ')).toLowerCase());
   const stems = (r: RefRelation) =>
     predicateWords(r)
