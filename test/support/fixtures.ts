@@ -4,6 +4,7 @@ import { manageProjection } from '../../server/db/projection.js';
 import { GraphStore } from '../../server/db/store.js';
 import { Retriever } from '../../server/retrieval/retriever.js';
 import { TEST_DIM, randomUnit, resetGraph, rng } from './db.js';
+import type { RefGraph } from './reference.js';
 
 export interface FixtureEntity {
   id: string;
@@ -99,6 +100,26 @@ export function entityMaker(q: number[], rand: () => number, defaultDescCos = 0.
     embedding: withCosine(q, 0.05, rand),
     descriptionEmbedding: withCosine(q, descCos, rand),
   });
+}
+
+/** A small fixture's fact maker: a RELATED fact whose sentence embedding is at `cos` to q. */
+export function factMaker(q: number[], rand: () => number) {
+  return (from: string, to: string, predicate: string, cos: number): FixtureRelation => ({
+    from,
+    to,
+    type: 'RELATED',
+    predicate,
+    embedding: withCosine(q, cos, rand),
+  });
+}
+
+/** The fixture as the reference (reference.ts) reads it: names, types, predicates and vectors (relation weights aside). */
+export function referenceGraph(g: FixtureGraph): RefGraph {
+  return {
+    entities: g.entities.map((e) => ({ id: e.id, name: e.name, type: e.type, embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding })),
+    passages: g.passages.map((p) => ({ id: p.id, title: p.title, embedding: p.embedding, mentions: p.mentions })),
+    relations: g.relations.map((r) => ({ from: r.from, to: r.to, type: r.type, predicate: r.predicate, embedding: r.embedding })),
+  };
 }
 
 /** A unit vector with the given cosine to unit vector q, otherwise random (seeded). */

@@ -4,8 +4,8 @@ import { rng } from '../../../bench/lib/random.js';
 import type { Retriever } from '../../../server/retrieval/retriever.js';
 import { defaultParams } from '../../../server/retrieval/params.js';
 import { TEST_DIM, randomUnit, testDriver } from '../../support/db.js';
-import { defaultSeeds, type RefGraph } from '../../support/reference.js';
-import { type FixtureGraph, entityMaker, fixtureRetriever, loadFixtureGraph, withCosine } from '../../support/fixtures.js';
+import { defaultSeeds } from '../../support/reference.js';
+import { entityMaker, factMaker, fixtureRetriever, loadFixtureGraph, referenceGraph, type FixtureGraph } from '../../support/fixtures.js';
 
 /**
  * A page states its subject's kin from its own side ("Bea Ballard daughter_of J. G. Ballard"); a question asks from the
@@ -20,7 +20,7 @@ import { type FixtureGraph, entityMaker, fixtureRetriever, loadFixtureGraph, wit
 const rand = rng(41);
 const q = randomUnit(rand, TEST_DIM);
 const ent = entityMaker(q, rand, 0.2);
-const fact = (from: string, to: string, predicate: string, cos: number) => ({ from, to, type: 'RELATED', predicate, embedding: withCosine(q, cos, rand) });
+const fact = factMaker(q, rand);
 const graph: FixtureGraph = {
   entities: [
     ent('p:bea', 'Bea Ballard', 'Person'),
@@ -39,11 +39,7 @@ const graph: FixtureGraph = {
     fact('p:bea', 'p:tom', 'marry', 0.45),
   ],
 };
-const ref: RefGraph = {
-  entities: graph.entities.map((e) => ({ id: e.id, name: e.name, type: e.type, embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding })),
-  passages: [],
-  relations: graph.relations.map((r) => ({ from: r.from, to: r.to, type: r.type, predicate: r.predicate, embedding: r.embedding })),
-};
+const ref = referenceGraph(graph);
 
 let driver: Driver;
 let retriever: Retriever;

@@ -4,9 +4,9 @@ import { rng } from '../../../bench/lib/random.js';
 import type { Retriever } from '../../../server/retrieval/retriever.js';
 import type { Mode } from '../../../server/retrieval/params.js';
 import { TEST_DIM, randomUnit, testDriver } from '../../support/db.js';
-import { defaultSeeds, type RefGraph } from '../../support/reference.js';
+import { defaultSeeds } from '../../support/reference.js';
 import { defaultParams } from '../../../server/retrieval/params.js';
-import { type FixtureGraph, withCosine, loadFixtureGraph, fixtureRetriever } from '../../support/fixtures.js';
+import { fixtureRetriever, loadFixtureGraph, referenceGraph, type FixtureGraph, withCosine } from '../../support/fixtures.js';
 
 /**
  * Fact seeds (HippoRAG 2's query-to-triple match): the question against each walked type's fact
@@ -66,11 +66,7 @@ const graph: FixtureGraph = {
 };
 const TYPES = ['TREATS_CtD', 'LOCALIZES_DlA', 'ASSOCIATES_DaG', 'FIRST_DESCRIBED'];
 /** The fixture as the reference reads it. */
-const ref: RefGraph = {
-  entities: graph.entities.map((e) => ({ id: e.id, name: e.name, type: e.type, embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding })),
-  passages: [],
-  relations: graph.relations.map((r) => ({ from: r.from, to: r.to, type: r.type, predicate: r.predicate, embedding: r.embedding })),
-};
+const ref = referenceGraph(graph);
 const question = 'Which compounds treat Bone Cancer?';
 
 let driver: Driver;

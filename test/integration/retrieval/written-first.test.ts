@@ -4,8 +4,8 @@ import { rng } from '../../../bench/lib/random.js';
 import type { Retriever } from '../../../server/retrieval/retriever.js';
 import { defaultParams } from '../../../server/retrieval/params.js';
 import { TEST_DIM, randomUnit, testDriver } from '../../support/db.js';
-import { defaultSeeds, type RefGraph } from '../../support/reference.js';
-import { type FixtureGraph, entityMaker, fixtureRetriever, loadFixtureGraph, withCosine } from '../../support/fixtures.js';
+import { defaultSeeds } from '../../support/reference.js';
+import { entityMaker, factMaker, fixtureRetriever, loadFixtureGraph, referenceGraph, type FixtureGraph } from '../../support/fixtures.js';
 
 /**
  * A named entity's facts embed mostly its names, so the fact the question asks for can have the lower cosine: for "the
@@ -19,7 +19,7 @@ import { type FixtureGraph, entityMaker, fixtureRetriever, loadFixtureGraph, wit
 const rand = rng(43);
 const q = randomUnit(rand, TEST_DIM);
 const ent = entityMaker(q, rand, 0.2);
-const fact = (from: string, to: string, predicate: string, cos: number) => ({ from, to, type: 'RELATED', predicate, embedding: withCosine(q, cos, rand) });
+const fact = factMaker(q, rand);
 const graph: FixtureGraph = {
   entities: [
     ent('w:gamecock', 'The Gamecock', 'Work'),
@@ -39,11 +39,7 @@ const graph: FixtureGraph = {
     fact('w:monster', 'o:comedy', 'mentions', 0.5),
   ],
 };
-const ref: RefGraph = {
-  entities: graph.entities.map((e) => ({ id: e.id, name: e.name, type: e.type, embedding: e.embedding, descriptionEmbedding: e.descriptionEmbedding })),
-  passages: [],
-  relations: graph.relations.map((r) => ({ from: r.from, to: r.to, type: r.type, predicate: r.predicate, embedding: r.embedding })),
-};
+const ref = referenceGraph(graph);
 const ONE = 'Who is the director of The Gamecock?';
 const TWO = 'Which film has the director who is older, The Gamecock or Monster a Go-Go?';
 
