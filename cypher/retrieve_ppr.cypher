@@ -41,6 +41,7 @@
 // :param pathK => 10                        /* evidence paths from a seed are found for this many of the most activated non-seed entities */;
 // :param factK => 20                        /* facts returned and added to the context */;
 // :param filter => null                     /* only passages of matching documents: {sources, documentIds, metadata} (null = no filter) */;
+// :param searchWidth => 100                 /* every vector index search looks at least this wide (the index is approximate) */;
 // :param filterSearchK => 1000              /* with a filter: how wide each index search looks before the passages outside it are dropped */;
 // :param pushRounds => 5                    /* push rounds (1-6) */;
 // :param pushEpsilon => 0.001               /* a node pushes only when its residual exceeds this x total teleport weight x its degree */;
@@ -95,7 +96,7 @@ CALL () {
 // Without $vectorSeedsWithNames the vector index is searched only for a question that names no entity.
 CALL (named) {
   WITH named WHERE $vectorSeedsWithNames OR size(named) = 0
-  CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node, score
+  CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < $searchWidth THEN $searchWidth ELSE $seedK END, $questionEmbedding) YIELD node, score
   WITH node, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
   ORDER BY cosine DESC, node.id LIMIT $seedK
   WITH node, cosine WHERE cosine >= $seedMinScore
@@ -204,7 +205,8 @@ CALL (raw, namedFacts, relationFacts) {
     // UNION would keep every row with the lists this subquery imports: out of memory at a named hub (docs/statements.md#hubs).
     UNION ALL
     UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.namedActivation > 0)] AS t
-    CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship, score
+    CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < $searchWidth THEN $searchWidth ELSE $factSeedK END, $questionEmbedding) YIELD
+        relationship, score
     RETURN relationship AS r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor))
         AS rank, 0 AS turn
   }
@@ -236,8 +238,8 @@ WITH [s IN raw | s {.*, activation: apoc.coll.max([s.namedActivation, CASE WHEN 
 CALL () {
   // $filter: only passages it selects are seeds (searched $filterSearchK wide, then filtered).
   CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) AND
-      $filterSearchK > (CASE WHEN $passageSeedK < 50 THEN 50 ELSE $passageSeedK END) THEN $filterSearchK ELSE (CASE WHEN $passageSeedK < 50 THEN 50 ELSE
-      $passageSeedK END) END, $questionEmbedding) YIELD node, score
+      $filterSearchK > (CASE WHEN $passageSeedK < $searchWidth THEN $searchWidth ELSE $passageSeedK END) THEN $filterSearchK ELSE (CASE WHEN $passageSeedK <
+      $searchWidth THEN $searchWidth ELSE $passageSeedK END) END, $questionEmbedding) YIELD node, score
   WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN ($filter.documentIds IS NULL OR node.documentId IN
       $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH (node)-[:PART_OF]->(d_:Document) WHERE ($filter.sources
       IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE
@@ -473,8 +475,8 @@ WITH *, [s IN seeds WHERE s.namedActivation > 0 | s.node] AS named
 CALL (topEntities, extraCandidates, named) {
   CALL () {
     CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) AND
-        $filterSearchK > (CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END) THEN $filterSearchK ELSE (CASE WHEN $vectorK < 50 THEN 50 ELSE $vectorK END) END,
-        $questionEmbedding) YIELD node, score
+        $filterSearchK > (CASE WHEN $vectorK < $searchWidth THEN $searchWidth ELSE $vectorK END) THEN $filterSearchK ELSE (CASE WHEN $vectorK < $searchWidth
+        THEN $searchWidth ELSE $vectorK END) END, $questionEmbedding) YIELD node, score
     WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN ($filter.documentIds IS NULL OR node.documentId IN
         $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH (node)-[:PART_OF]->(d_:Document) WHERE
         ($filter.sources IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] =

@@ -23,14 +23,15 @@
 // :param relTypes => ['RELATED', 'SAME_AS'] /* relationship types walked between entities (server allow-list) */;
 // :param factK => 20                        /* facts returned and added to the context */;
 // :param filter => null                     /* only passages of matching documents: {sources, documentIds, metadata} (null = no filter) */;
+// :param searchWidth => 100                 /* every vector index search looks at least this wide (the index is approximate) */;
 // :param filterSearchK => 1000              /* with a filter: how wide each index search looks before the passages outside it are dropped */;
 // ---- 1. dense passage search (the baseline) (partials/vector_search.cypher) ---------------------
 CALL () {
   // The cosine is read off the index's score. With $filter: searched $filterSearchK wide, the
   // passages outside the filter dropped (the index cannot filter).
   CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) AND
-      $filterSearchK > (CASE WHEN $topK < 50 THEN 50 ELSE $topK END) THEN $filterSearchK ELSE (CASE WHEN $topK < 50 THEN 50 ELSE $topK END) END,
-      $questionEmbedding) YIELD node, score
+      $filterSearchK > (CASE WHEN $topK < $searchWidth THEN $searchWidth ELSE $topK END) THEN $filterSearchK ELSE (CASE WHEN $topK < $searchWidth THEN
+      $searchWidth ELSE $topK END) END, $questionEmbedding) YIELD node, score
   WHERE CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) THEN ($filter.documentIds IS NULL OR node.documentId IN
       $filter.documentIds) AND (($filter.sources IS NULL AND $filter.metadata IS NULL) OR EXISTS { MATCH (node)-[:PART_OF]->(d_:Document) WHERE ($filter.sources
       IS NULL OR d_.source IN $filter.sources) AND all(k_ IN keys(coalesce($filter.metadata, {})) WHERE d_['metadata.' + k_] = $filter.metadata[k_]) }) ELSE
@@ -91,7 +92,7 @@ OPTIONAL CALL (ranked) {
   // Without $vectorSeedsWithNames the vector index is searched only for a question that names no entity.
   CALL (named) {
     WITH named WHERE $vectorSeedsWithNames OR size(named) = 0
-    CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < 50 THEN 50 ELSE $seedK END, $questionEmbedding) YIELD node, score
+    CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $seedK < $searchWidth THEN $searchWidth ELSE $seedK END, $questionEmbedding) YIELD node, score
     WITH node, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
     ORDER BY cosine DESC, node.id LIMIT $seedK
     WITH node, cosine WHERE cosine >= $seedMinScore
@@ -200,7 +201,8 @@ OPTIONAL CALL (ranked) {
       // UNION would keep every row with the lists this subquery imports: out of memory at a named hub (docs/statements.md#hubs).
       UNION ALL
       UNWIND [t IN $relTypes WHERE t <> 'SAME_AS' AND $factSeedK > 0 AND none(s IN raw WHERE s.namedActivation > 0)] AS t
-      CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < 50 THEN 50 ELSE $factSeedK END, $questionEmbedding) YIELD relationship, score
+      CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < $searchWidth THEN $searchWidth ELSE $factSeedK END, $questionEmbedding) YIELD
+          relationship, score
       RETURN relationship AS r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor))
           AS rank, 0 AS turn
     }

@@ -32,9 +32,9 @@ const PARTIALS = path.join(CYPHER_DIR, 'partials');
  * $cosineFloor: (cos - $cosineFloor) / (1 - $cosineFloor), so 0 means unrelated with any model.
  */
 const MACROS: [RegExp, string][] = [
-  // {{SEARCH_WIDTH(k)}}: an approximate (HNSW) index search looks at least 50 wide: 10 wide returned a
-  // different top 10 for most 2Wiki questions. The hits past k are cut after the search.
-  [/\{\{SEARCH_WIDTH\((.+?)\)\}\}/g, 'CASE WHEN $1 < 50 THEN 50 ELSE $1 END'],
+  // {{SEARCH_WIDTH(k)}}: an approximate (HNSW) index search looks at least $searchWidth wide, as it
+  // finds the nearest only among what it looks at. The hits past k are cut after the search.
+  [/\{\{SEARCH_WIDTH\((.+?)\)\}\}/g, 'CASE WHEN $1 < $searchWidth THEN $searchWidth ELSE $1 END'],
   // The passage filter ($filter, docs/filter.md). {{FACT_IN_FILTER(r)}}: a fact read from a passage
   // (r.passageId) counts only when that passage is in the filter; a curated fact (no passageId) always.
   [

@@ -56,13 +56,21 @@ export const filterSchema = z
   .nullable();
 export type RetrievalFilter = NonNullable<z.infer<typeof filterSchema>>;
 
-/** Filter parameters, in every mode. */
-const FILTER_PARAMS = {
+/** How wide the index searches look, and the passage filter: in every mode. */
+const SEARCH_PARAMS = {
   filter: {
     schema: filterSchema,
     default: null,
     doc: 'only passages of documents that match are candidates, in the context or read for facts: {sources: [..], documentIds: [..], metadata: {key: value}}, any value of a field, every field given (Document.source, Document.id, Document.`metadata.<key>`); the walk still passes through all entities; null = no filter',
     brief: 'only passages of matching documents: {sources, documentIds, metadata} (null = no filter)',
+  },
+  searchWidth: {
+    schema: int(10, 10000),
+    // 100: 50 wide, the vector index's top five differed from the exact top five often enough to cost vector 1.7 points of
+    // 2Wiki Recall@5 (bench/reports/devsets/search-width-2026-12-06).
+    default: 100,
+    doc: 'every vector index search (passages, entities, facts) looks at least this wide, and its hits past the width asked for are cut afterwards: the index is approximate (HNSW), and a search looks as wide as it is asked to, so a narrow search misses some of the nearest',
+    brief: 'every vector index search looks at least this wide (the index is approximate)',
   },
   filterSearchK: {
     schema: int(50, 10000),
@@ -247,7 +255,7 @@ export const COMMON_PARAMS = {
     doc: "facts returned and added to the context: relationships on the evidence paths (vector, hybrid: the RELATED facts read in their passages, in the passages' order, after the seeds' own relationships where seeds are mapped)",
     brief: 'facts returned and added to the context',
   },
-  ...FILTER_PARAMS,
+  ...SEARCH_PARAMS,
 } satisfies Record<string, ParamSpec>;
 
 export const GATED_PARAMS = {
@@ -399,7 +407,7 @@ export const VECTOR_PARAMS = {
   topK,
   relTypes,
   factK,
-  ...FILTER_PARAMS,
+  ...SEARCH_PARAMS,
 } satisfies Record<string, ParamSpec>;
 
 export const HYBRID_PARAMS = {

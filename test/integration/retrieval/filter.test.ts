@@ -347,8 +347,12 @@ test('a filter searches the vector index wider: a passage far below the unfilter
     const r = await retriever.retrieve({ mode, questionEmbedding: f.question, params: { filter: { sources: ['rare'] } } });
     expect({ mode, passages: r.passages.map((p) => p.id) }).toEqual({ mode, passages: ['rare'] });
   }
-  // Narrower than the passages above it: not found (the documented limitation).
-  const narrow = await retriever.retrieve({ mode: 'vector', questionEmbedding: f.question, params: { filter: { sources: ['rare'] }, filterSearchK: 50 } });
+  // Narrower than the passages above it (filterSearchK and the unfiltered searchWidth both 50): not found (the documented limitation).
+  const narrow = await retriever.retrieve({
+    mode: 'vector',
+    questionEmbedding: f.question,
+    params: { filter: { sources: ['rare'] }, filterSearchK: 50, searchWidth: 50 },
+  });
   expect(narrow.passages).toEqual([]);
 });
 
