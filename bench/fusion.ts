@@ -56,7 +56,11 @@ const FULLTEXT = `CALL db.index.fulltext.queryNodes('passage_text', $q, {limit: 
 const sorted = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]).map((e) => e[0]);
 const rrf = (c: number) => (a: Hit[], b: Hit[]) => {
   const m = new Map<string, number>();
-  for (const l of [a, b]) l.forEach((h, r) => m.set(h.doc, (m.get(h.doc) ?? 0) + 1 / (c + r + 1)));
+  for (const l of [a, b]) {
+    l.forEach((h, r) => {
+      m.set(h.doc, (m.get(h.doc) ?? 0) + 1 / (c + r + 1));
+    });
+  }
   return sorted(m);
 };
 const weighted = (alpha: number, norm: (l: Hit[]) => (s: number) => number) => (a: Hit[], b: Hit[]) => {
