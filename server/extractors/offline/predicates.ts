@@ -97,6 +97,19 @@ export function isPrepositionalObject(toks: Tok[], start: number): boolean {
   return k >= 0 && toks[k].sent === sent && toks[k].pos === 'ADP' && toks[k].lower !== 'of';
 }
 
+/**
+ * A full verb, or a participle the tagger reads as an adjective after "is", "was" or "been" (perhaps with an adverb
+ * between) and before a preposition: "She is married to X", "he was educated at Y".
+ */
+function isVerb(toks: Tok[], i: number): boolean {
+  const t = toks[i];
+  if (t.pos === 'VERB') return true;
+  if (t.pos !== 'ADJ' || !t.lower.endsWith('ed') || toks[i + 1]?.pos !== 'ADP') return false;
+  let k = i - 1;
+  while (k >= 0 && toks[k].pos === 'ADV') k--;
+  return k >= 0 && toks[k].pos === 'AUX';
+}
+
 /** The last full verb in [from, to), ignoring closed parenthesised asides ("X (died 875) was ...");
  * verbs of a parenthesis that is still open at `to` count ("X (died 11 November 875)"). */
 function lastVerb(toks: Tok[], from: number, to: number): number | undefined {
@@ -108,7 +121,7 @@ function lastVerb(toks: Tok[], from: number, to: number): number | undefined {
     else if ((v === ')' || v === ']') && depth > 0) {
       depth--;
       while (verbs.length && verbs[verbs.length - 1].depth > depth) verbs.pop();
-    } else if (toks[i].pos === 'VERB') verbs.push({ i, depth });
+    } else if (isVerb(toks, i)) verbs.push({ i, depth });
   }
   return verbs.length ? verbs[verbs.length - 1].i : undefined;
 }

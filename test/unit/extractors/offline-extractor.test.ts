@@ -21,7 +21,7 @@ const SNOW_TEXT = 'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. H
 
 describe('offline extractor', () => {
   it('has the documented id', () => {
-    expect(extractor.id).toBe('offline:v4');
+    expect(extractor.id).toBe('offline:v5');
   });
 
   it('extracts a named person and a place with guessed types', async () => {
@@ -119,6 +119,18 @@ describe('offline extractor', () => {
     expect(x.relations.filter((r) => r.subject === 'Monster a Go-Go' && r.object === 'Bill Rebane').map((r) => r.predicate)).toContain('direct_by');
     expect(entity(x, 'Monster a Go-Go')?.description).toContain('science-fiction');
     expect(entity(x, 'Monster a Go-Go')?.description).not.toContain('one-and');
+  });
+
+  it('reads a participle the tagger calls an adjective as the verb: "is married to", "was educated at"', async () => {
+    const x = await run(
+      'Emmanuelle Seigner',
+      'Emmanuelle Seigner (born 22 June 1966) is a French actress. She is married to Polish film director Roman Polanski. She was educated at the Lycée Louis-le-Grand.',
+    );
+    const pred = (object: string) => x.relations.filter((r) => r.subject === 'Emmanuelle Seigner' && r.object === object).map((r) => r.predicate);
+    expect(pred('Roman Polanski')).toEqual(['married_to']);
+    expect(pred('Lycée Louis-le-Grand')).toEqual(['educated_at']);
+    // an adjective that is no participle stays no verb: "a French actress" is no predicate
+    expect(pred('French')).toEqual(['mentions']);
   });
 
   it('extracts full dates, their years and "City, State" places', async () => {
