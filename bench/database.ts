@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, type Config } from '../server/config.js';
+import { ROOT, loadConfig, type Config } from '../server/config.js';
+import { createEmbedder } from '../server/embedders/index.js';
 import type { Embedder } from '../server/embedders/types.js';
 import { migrate } from '../server/db/migrate.js';
 import { GraphStore } from '../server/db/store.js';
@@ -150,4 +151,38 @@ export function devQuestions(devFile: string): string[] {
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => String(JSON.parse(l).question));
+}
+
+/** A question of a dev.jsonl (the bench/data format), with its gold passages' corpus ids. */
+export interface Question {
+  id: string;
+  question: string;
+  answers: string[];
+  type?: string;
+  supporting_ids: string[];
+}
+
+/** The questions of a dev.jsonl (or another file in its format), in file order; a line without question or supporting_ids is an error naming it. */
+export function readQuestions(file: string): Question[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l, i) => {
+      const q = JSON.parse(l);
+      if (!q.question || !Array.isArray(q.supporting_ids)) throw new Error(`${file}:${i + 1}: needs question and supporting_ids`);
+      return { id: String(q.id ?? i + 1), question: q.question, answers: q.answers ?? [], type: q.type, supporting_ids: q.supporting_ids.map(String) };
+    });
+}
+
+/**
+ * A dataset's eval database and dev questions, for a program that queries it directly: the configured embedder, the
+ * corpus ingested (or reused) by openCorpus, and the questions of its dev.jsonl.
+ */
+export async function openDevSet(dataset: string) {
+  const { dir, corpus, devFile } = datasetFiles(dataset);
+  const cfg = loadConfig();
+  const embedder = await createEmbedder(cfg);
+  const { db, store } = await openCorpus(cfg, embedder, dir, corpus);
+  return { dir, cfg, embedder, db, store, questions: readQuestions(devFile) };
 }

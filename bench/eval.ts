@@ -28,18 +28,11 @@ import { embedQuestion, retrieveTimed, validateParams } from '../server/retrieva
 import { createExtractiveGenerator } from '../server/answer/extractive.js';
 import { answerInput } from '../server/answer/shared.js';
 import { answerContainment } from './lib/containment.js';
-import { extractorVersion, openCorpus } from './database.js';
+import { extractorVersion, openCorpus, readQuestions } from './database.js';
 import { exactMatch, f1Score, pairedBootstrap, scoreRanking } from './lib/metrics.js';
 import { parseSweep } from './lib/sweep.js';
 import { barChartSvg, latencyChartSvg } from './lib/svg.js';
 
-interface Question {
-  id: string;
-  question: string;
-  answers: string[];
-  type?: string;
-  supporting_ids: string[];
-}
 interface Variant {
   name: string;
   mode: Mode;
@@ -106,18 +99,6 @@ function variants(): Variant[] {
     validateParams(v.mode, v.params);
   }
   return out;
-}
-
-function readQuestions(file: string): Question[] {
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l, i) => {
-      const q = JSON.parse(l);
-      if (!q.question || !Array.isArray(q.supporting_ids)) throw new Error(`${file}:${i + 1}: needs question and supporting_ids`);
-      return { id: String(q.id ?? i + 1), question: q.question, answers: q.answers ?? [], type: q.type, supporting_ids: q.supporting_ids.map(String) };
-    });
 }
 
 const gitCommit = () => spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() || 'unknown';

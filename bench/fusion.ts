@@ -12,14 +12,11 @@
  * maximum, from 0: Bruch et al. 2023's theoretical min-max); max (neo4j-graphrag's HybridRetriever: each list divided
  * by its maximum, a passage keeps the larger).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import neo4j from 'neo4j-driver';
-import { loadConfig } from '../server/config.js';
-import { createEmbedder } from '../server/embedders/index.js';
 import { embedQuestion } from '../server/retrieval/service.js';
-import { datasetFiles, openCorpus } from './database.js';
+import { openDevSet } from './database.js';
 import { scoreRanking } from './lib/metrics.js';
 
 const { values } = parseArgs({ options: { dataset: { type: 'string' }, k: { type: 'string', default: '50' }, help: { type: 'boolean', short: 'h' } } });
@@ -36,15 +33,7 @@ const STOP = new Set(
 );
 type Hit = { doc: string; score: number };
 
-const { dir, corpus, devFile } = datasetFiles(values.dataset);
-const cfg = loadConfig();
-const embedder = await createEmbedder(cfg);
-const { db, store } = await openCorpus(cfg, embedder, dir, corpus);
-const questions = fs
-  .readFileSync(devFile, 'utf8')
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as { question: string; supporting_ids: string[] });
+const { dir, embedder, db, store, questions } = await openDevSet(values.dataset);
 
 const read = async (text: string, params: Record<string, unknown>): Promise<Hit[]> =>
   (await store.read(text, params)).records.map((r) => ({ doc: r.get('doc') as string, score: r.get('score') as number }));

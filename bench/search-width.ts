@@ -6,14 +6,11 @@
  *
  *   npx tsx bench/search-width.ts --dataset bench/data/2wikimultihopqa [--widths 10,50,100,200]
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import neo4j from 'neo4j-driver';
-import { loadConfig } from '../server/config.js';
-import { createEmbedder } from '../server/embedders/index.js';
 import { embedQuestion } from '../server/retrieval/service.js';
-import { datasetFiles, openCorpus } from './database.js';
+import { openDevSet } from './database.js';
 import { percentile, scoreRanking } from './lib/metrics.js';
 
 const { values } = parseArgs({
@@ -24,15 +21,7 @@ if (values.help || !values.dataset) {
   process.exit(values.help ? 0 : 1);
 }
 const widths = values.widths.split(',').map(Number);
-const { dir, corpus, devFile } = datasetFiles(values.dataset);
-const cfg = loadConfig();
-const embedder = await createEmbedder(cfg);
-const { db, store } = await openCorpus(cfg, embedder, dir, corpus);
-const questions = fs
-  .readFileSync(devFile, 'utf8')
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as { question: string; supporting_ids: string[] });
+const { dir, embedder, db, store, questions } = await openDevSet(values.dataset);
 
 const EXACT = `MATCH (p:Passage) WHERE p.embedding IS NOT NULL
   WITH p, vector.similarity.cosine(p.embedding, $q) AS c ORDER BY c DESC, p.id LIMIT 5

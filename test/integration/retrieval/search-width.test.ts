@@ -2,6 +2,7 @@
 import type { Driver } from 'neo4j-driver';
 import type { Retriever } from '../../../server/retrieval/retriever.js';
 import { TEST_DIM, randomUnit, rng, testDriver } from '../../support/db.js';
+import { dot } from '../../support/embedder-contract.js';
 import { fixtureRetriever, loadFixtureGraph, type FixturePassage } from '../../support/fixtures.js';
 
 /**
@@ -18,7 +19,6 @@ const passages: FixturePassage[] = Array.from({ length: 3000 }, (_, i) => ({
   mentions: [],
 }));
 const questions = Array.from({ length: 20 }, () => randomUnit(rand, TEST_DIM));
-const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
 /** The exact top 5 by cosine, by brute force. */
 const exactTop5 = (q: number[]) =>
   passages
