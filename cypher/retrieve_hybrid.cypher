@@ -222,9 +222,10 @@ OPTIONAL CALL (ranked) {
       UNWIND range(0, size(own) - 1) AS i
       // A fact between two named entities: at its better rank and its earlier turn.
       WITH own[i].r AS r, own[i].fact AS fact, max(own[i].rank) AS rank,
-           min(CASE WHEN i < $factSeedTurns AND own[i].named IN turning THEN i ELSE $factSeedTurns END) AS turn
+           min(CASE WHEN i < $factSeedTurns AND own[i].named IN turning THEN i ELSE $factSeedTurns END) AS turn,
+           max(CASE WHEN i = 0 AND own[i].written THEN 1 ELSE 0 END) = 1 AS written
       WHERE $factSeedK > 0
-      RETURN r, fact, rank, turn
+      RETURN r, fact, rank, turn, written
       // UNION ALL: the two branches never both run (named entities, or none), and each gives a fact once. A
       // UNION would keep every row with the lists this subquery imports: out of memory at a named hub (docs/statements.md#hubs).
       UNION ALL
@@ -232,27 +233,29 @@ OPTIONAL CALL (ranked) {
       CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < $searchWidth THEN $searchWidth ELSE $factSeedK END, $questionEmbedding) YIELD
           relationship, score
       RETURN relationship AS r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor))
-          AS rank, 0 AS turn
+          AS rank, 0 AS turn, false AS written
     }
-    WITH r, fact, rank ORDER BY turn, rank DESC, elementId(r) LIMIT $factSeedK
+    WITH r, fact, rank, written ORDER BY turn, rank DESC, elementId(r) LIMIT $factSeedK
     // A fact seeds at the rank that chose it (at most 1): where the question writes its predicate, its ends start the walk
     // as much higher as it ranked (docs/statements.md#fact-seeds).
-    WITH collect({r: r, fact: CASE WHEN rank > 1.0 THEN 1.0 ELSE rank END}) AS top
+    WITH collect({r: r, fact: CASE WHEN rank > 1.0 THEN 1.0 ELSE rank END, written: written}) AS top
     UNWIND top + [x IN relationFacts WHERE none(t IN top WHERE t.r = x.r)] AS x
-    WITH x.r AS r, x.fact AS fact WHERE x.fact >= $seedMinScore
+    WITH x.r AS r, x.fact AS fact, coalesce(x.written, false) AS written WHERE x.fact >= $seedMinScore
     // A literal (a date, a number, a nationality) is a value, not an entity to walk from.
     UNWIND [x IN [startNode(r), endNode(r)] WHERE NOT coalesce(x.type, '') IN ['Date', 'Number', 'Money', 'Percent', 'Nationality']] AS node
-    WITH node, max(fact) AS fact
-    RETURN collect({node: node, fact: fact}) AS factHits
+    // written: the far end of a fact whose predicate the question writes (a hop it asks for: "the director of X").
+    WITH node, max(fact) AS fact, max(CASE WHEN written THEN 1 ELSE 0 END) = 1 AS written
+    RETURN collect({node: node, fact: fact, written: written}) AS factHits
   }
   WITH raw + [f IN factHits WHERE none(s IN raw WHERE s.node = f.node) | {node: f.node, cosine: null, namedActivation: 0.0, sources: []}] AS raw, best,
       factHits,
        namedFacts
   // vector and hybrid list a seed's facts (partials/seed_facts.cypher): there a named hub carries its facts found above
   // through the fact indexes (foundFacts), not to search the same indexes again; the graph modes carry nothing more.
-  WITH [s IN raw | s {.*, fact: [f IN factHits WHERE f.node = s.node | f.fact][0], foundFacts: CASE WHEN s.namedActivation > 0 AND ($factSeedK > 0 OR
-      $relationSeedK > 0) AND ($hubFacts > 0 AND apoc.node.degree(s.node, apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|')) > $hubFacts) THEN [f IN
-      namedFacts WHERE f.named = s.node | f.r] END}] AS raw, best
+  WITH [s IN raw | s {.*, fact: [f IN factHits WHERE f.node = s.node | f.fact][0], writtenHop: s.namedActivation = 0 AND any(f IN factHits WHERE f.node = s.node
+      AND
+       f.written), foundFacts: CASE WHEN s.namedActivation > 0 AND ($factSeedK > 0 OR $relationSeedK > 0) AND ($hubFacts > 0 AND apoc.node.degree(s.node,
+           apoc.text.join([t_ IN $relTypes WHERE t_ <> 'SAME_AS'], '|')) > $hubFacts) THEN [f IN namedFacts WHERE f.named = s.node | f.r] END}] AS raw, best
   WITH [s IN raw | s {.*, sources: s.sources + CASE WHEN s.fact IS NULL THEN [] ELSE ['fact'] END}] AS raw, best
   // A seed's initial activation: the largest of its cosine over the best vector seed's, its best fact's score, and 1 for named seeds.
   WITH [s IN raw | s {.*, activation: apoc.coll.max([s.namedActivation, CASE WHEN s.cosine IS NULL OR best IS NULL OR best <= 0 THEN 0.0 ELSE s.cosine / best

@@ -34,6 +34,7 @@
 // :param lexicalK => 20                     /* rrf, rrf3: passages from the full-text index (BM25) added as candidates */;
 // :param rrfK => 20                         /* rrf and rrf3 only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in */;
 // :param graphKeep => 3                     /* rrf: the graph ranking's first this many passages go ahead of the rest (0 = off) */;
+// :param hopPageKeep => true                /* rrf: the pages of the hops the question writes go ahead of the rest */;
 // :param textKeep => 1                      /* rrf: the text ranking's first this many passages go ahead of the rest (0 = off) */;
 // :param textKeepAgreed => true             /* rrf: textKeep keeps only a passage first in both dense and full-text */;
 // :param graphFloor => 0.05                 /* rrf, rrf3: the least graph score (of the best's) that ranks on the graph's side */;
@@ -198,9 +199,10 @@ CALL (raw, namedFacts, relationFacts) {
     UNWIND range(0, size(own) - 1) AS i
     // A fact between two named entities: at its better rank and its earlier turn.
     WITH own[i].r AS r, own[i].fact AS fact, max(own[i].rank) AS rank,
-         min(CASE WHEN i < $factSeedTurns AND own[i].named IN turning THEN i ELSE $factSeedTurns END) AS turn
+         min(CASE WHEN i < $factSeedTurns AND own[i].named IN turning THEN i ELSE $factSeedTurns END) AS turn,
+         max(CASE WHEN i = 0 AND own[i].written THEN 1 ELSE 0 END) = 1 AS written
     WHERE $factSeedK > 0
-    RETURN r, fact, rank, turn
+    RETURN r, fact, rank, turn, written
     // UNION ALL: the two branches never both run (named entities, or none), and each gives a fact once. A
     // UNION would keep every row with the lists this subquery imports: out of memory at a named hub (docs/statements.md#hubs).
     UNION ALL
@@ -208,24 +210,27 @@ CALL (raw, namedFacts, relationFacts) {
     CALL db.index.vector.queryRelationships('fact_' + t, CASE WHEN $factSeedK < $searchWidth THEN $searchWidth ELSE $factSeedK END, $questionEmbedding) YIELD
         relationship, score
     RETURN relationship AS r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor))
-        AS rank, 0 AS turn
+        AS rank, 0 AS turn, false AS written
   }
-  WITH r, fact, rank ORDER BY turn, rank DESC, elementId(r) LIMIT $factSeedK
+  WITH r, fact, rank, written ORDER BY turn, rank DESC, elementId(r) LIMIT $factSeedK
   // A fact seeds at the rank that chose it (at most 1): where the question writes its predicate, its ends start the walk
   // as much higher as it ranked (docs/statements.md#fact-seeds).
-  WITH collect({r: r, fact: CASE WHEN rank > 1.0 THEN 1.0 ELSE rank END}) AS top
+  WITH collect({r: r, fact: CASE WHEN rank > 1.0 THEN 1.0 ELSE rank END, written: written}) AS top
   UNWIND top + [x IN relationFacts WHERE none(t IN top WHERE t.r = x.r)] AS x
-  WITH x.r AS r, x.fact AS fact WHERE x.fact >= $seedMinScore
+  WITH x.r AS r, x.fact AS fact, coalesce(x.written, false) AS written WHERE x.fact >= $seedMinScore
   // A literal (a date, a number, a nationality) is a value, not an entity to walk from.
   UNWIND [x IN [startNode(r), endNode(r)] WHERE NOT coalesce(x.type, '') IN ['Date', 'Number', 'Money', 'Percent', 'Nationality']] AS node
-  WITH node, max(fact) AS fact
-  RETURN collect({node: node, fact: fact}) AS factHits
+  // written: the far end of a fact whose predicate the question writes (a hop it asks for: "the director of X").
+  WITH node, max(fact) AS fact, max(CASE WHEN written THEN 1 ELSE 0 END) = 1 AS written
+  RETURN collect({node: node, fact: fact, written: written}) AS factHits
 }
 WITH raw + [f IN factHits WHERE none(s IN raw WHERE s.node = f.node) | {node: f.node, cosine: null, namedActivation: 0.0, sources: []}] AS raw, best, factHits,
      namedFacts
 // vector and hybrid list a seed's facts (partials/seed_facts.cypher): there a named hub carries its facts found above
 // through the fact indexes (foundFacts), not to search the same indexes again; the graph modes carry nothing more.
-WITH [s IN raw | s {.*, fact: [f IN factHits WHERE f.node = s.node | f.fact][0]}] AS raw, best
+WITH [s IN raw | s {.*, fact: [f IN factHits WHERE f.node = s.node | f.fact][0], writtenHop: s.namedActivation = 0 AND any(f IN factHits WHERE f.node = s.node
+    AND
+     f.written)}] AS raw, best
 WITH [s IN raw | s {.*, sources: s.sources + CASE WHEN s.fact IS NULL THEN [] ELSE ['fact'] END}] AS raw, best
 // A seed's initial activation: the largest of its cosine over the best vector seed's, its best fact's score, and 1 for named seeds.
 WITH [s IN raw | s {.*, activation: apoc.coll.max([s.namedActivation, CASE WHEN s.cosine IS NULL OR best IS NULL OR best <= 0 THEN 0.0 ELSE s.cosine / best END,
@@ -472,7 +477,13 @@ CALL (act) {
 // A passage's graph score: the activations of the top entities it mentions, each / (passages mentioning it) ^ $hubExponent
 // (named seeds: x $namedPassageWeight), plus its own score in ppr mode; normalised by the best, then fused with the text's ranking.
 WITH *, [s IN seeds WHERE s.namedActivation > 0 | s.node] AS named
-CALL (topEntities, extraCandidates, named) {
+// $hopPageKeep: the own pages of the hops the question writes (the far ends of its written facts), found through the title index.
+CALL (seeds) {
+  UNWIND CASE WHEN $hopPageKeep THEN [s IN seeds WHERE s.writtenHop | s.node] ELSE [] END AS e
+  MATCH (p:Passage) WHERE (p.title = e.name OR p.title STARTS WITH e.name + ' (') AND (p)-[:MENTIONS]->(e)
+  RETURN collect(DISTINCT elementId(p)) AS hopPages
+}
+CALL (topEntities, extraCandidates, named, hopPages) {
   CALL () {
     CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) AND
         $filterSearchK > (CASE WHEN $vectorK < $searchWidth THEN $searchWidth ELSE $vectorK END) THEN $filterSearchK ELSE (CASE WHEN $vectorK < $searchWidth
@@ -554,20 +565,22 @@ CALL (topEntities, extraCandidates, named) {
   }
   // The answer type: the words of four letters or more among the three after "which" or "what" ("which side effects", "what
   // are the gene targets"), a final s aside. A passage linked to a curated entity of that type answers in kind (docs/statements.md#answer-type).
-  WITH graphSide, vectorSide, extraCandidates, lexicalSide, split(trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS
-      qWords
-  WITH graphSide, vectorSide, extraCandidates, lexicalSide, reduce(a = [], i IN [i IN range(0, size(qWords) - 1) WHERE qWords[i] IN ['which', 'what']] |
+  WITH graphSide, vectorSide, extraCandidates, lexicalSide, hopPages, split(trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+',
+      ' ')), ' ') AS qWords
+  WITH graphSide, vectorSide, extraCandidates, lexicalSide, hopPages, reduce(a = [], i IN [i IN range(0, size(qWords) - 1) WHERE qWords[i] IN ['which', 'what']]
+      |
       a + [w IN qWords[i + 1..i + 4] WHERE size(w) >= 4 | CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END]) AS asked
   UNWIND graphSide + vectorSide + extraCandidates + lexicalSide AS c
-  WITH asked, c.p AS p, sum(c.g) AS graphRaw, min(c.lexicalRank) AS lexicalRank
-  WITH p, lexicalRank, graphRaw * CASE WHEN $answerTypeWeight > 0 AND size(asked) > 0 AND graphRaw > 0 AND EXISTS { (p)-[:MENTIONS]->(x:Curated) WHERE
+  WITH asked, hopPages, c.p AS p, sum(c.g) AS graphRaw, min(c.lexicalRank) AS lexicalRank
+  WITH hopPages, p, lexicalRank, graphRaw * CASE WHEN $answerTypeWeight > 0 AND size(asked) > 0 AND graphRaw > 0 AND EXISTS { (p)-[:MENTIONS]->(x:Curated) WHERE
       any(w IN split(trim(apoc.text.regreplace(toLower(coalesce(x.type, '')), '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w IN asked) } THEN 1.0 + $answerTypeWeight
           ELSE 1.0 END AS graphRaw
-  WITH collect({p: p, graphRaw: graphRaw, lexicalRank: lexicalRank}) AS cands, max(graphRaw) AS maxRaw
+  WITH hopPages, collect({p: p, graphRaw: graphRaw, lexicalRank: lexicalRank}) AS cands, max(graphRaw) AS maxRaw
   UNWIND cands AS c
-  WITH c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore
-  WITH p, lexicalRank, graphScore, ((2.0 * vector.similarity.cosine(p.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS cosine
-  WITH collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
+  WITH hopPages, c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore
+  WITH hopPages, p, lexicalRank, graphScore, ((2.0 * vector.similarity.cosine(p.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS
+      cosine
+  WITH hopPages, collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
   // blend: weighted sum; rrf: sum(1 / ($rrfK + rank)) over the graph's and the text's rankings, the graph's first passages
   // kept ahead; rrf3: over three (docs/statements.md#fusion).
   CALL (cands) {
@@ -580,23 +593,24 @@ CALL (topEntities, extraCandidates, named) {
     WITH c WHERE $fusion <> 'blend' ORDER BY c.vectorScore DESC, c.p.id
     RETURN collect(elementId(c.p)) AS denseOrder
   }
-  WITH cands, graphOrder, apoc.map.fromLists(denseOrder, range(1, size(denseOrder))) AS denseRank
+  WITH hopPages, cands, graphOrder, apoc.map.fromLists(denseOrder, range(1, size(denseOrder))) AS denseRank
   CALL (cands, denseRank) {
     UNWIND cands AS c
     WITH c, denseRank WHERE $fusion = 'rrf'
     WITH c, coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0) AS text ORDER BY text DESC, c.p.id
     RETURN collect(elementId(c.p)) AS textOrder
   }
-  WITH cands, denseRank, apoc.map.fromLists(graphOrder, range(1, size(graphOrder))) AS graphRank,
+  WITH hopPages, cands, denseRank, apoc.map.fromLists(graphOrder, range(1, size(graphOrder))) AS graphRank,
        apoc.map.fromLists(textOrder, range(1, size(textOrder))) AS textRank
   UNWIND cands AS c
   WITH c.p AS p, c.graphScore AS graphScore, c.vectorScore AS vectorScore,
        CASE $fusion
-         // The graph's first $graphKeep and the text's first $textKeep go ahead of the rest (1 + their rrf score); with
-         // $textKeepAgreed only a passage first both by its vector and by full-text (docs/statements.md#fusion).
+         // The graph's first $graphKeep, the pages of the hops the question writes ($hopPageKeep) and the text's first $textKeep
+         // go ahead of the rest (1 + their rrf score); with $textKeepAgreed only a passage first both by its vector and by
+         // full-text (docs/statements.md#fusion).
          WHEN 'rrf' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + textRank[elementId(c.p)]), 0.0)
-                       + CASE WHEN graphRank[elementId(c.p)] <= $graphKeep OR (textRank[elementId(c.p)] <= $textKeep AND (NOT $textKeepAgreed OR
-                           (denseRank[elementId(c.p)] = 1 AND c.lexicalRank = 1))) THEN 1.0 ELSE 0.0 END
+                       + CASE WHEN graphRank[elementId(c.p)] <= $graphKeep OR elementId(c.p) IN hopPages OR (textRank[elementId(c.p)] <= $textKeep AND (NOT
+                           $textKeepAgreed OR (denseRank[elementId(c.p)] = 1 AND c.lexicalRank = 1))) THEN 1.0 ELSE 0.0 END
          WHEN 'rrf3' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0)
                        + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0)
          ELSE $graphWeight * c.graphScore + $vectorWeight * c.vectorScore

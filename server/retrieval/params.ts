@@ -220,6 +220,14 @@ export const COMMON_PARAMS = {
     doc: "rrf only: the graph ranking's first graphKeep passages are kept ahead of every other passage (their score is 1 + their rrf score): consensus lower down does not outvote the walk's first passages, its hops (docs/statements.md#fusion; 0 = plain rrf)",
     brief: "rrf: the graph ranking's first this many passages go ahead of the rest (0 = off)",
   },
+  hopPageKeep: {
+    schema: z.boolean(),
+    // true: a comparison's second director's page, a hop the question writes, was outvoted by look-alike film pages both
+    // text rankings put in the middle (bench/reports/devsets/hop-pages-2026-12-06).
+    default: true,
+    doc: 'rrf only: at each entity the question names, its first fact whose predicate the question writes ("the director of X") leads to a hop; that entity\'s own page (titled by its name) is kept ahead as graphKeep keeps the graph ranking\'s first passages (docs/statements.md#fusion)',
+    brief: 'rrf: the pages of the hops the question writes go ahead of the rest',
+  },
   textKeep: {
     schema: int(0, 100),
     // 1, with textKeepAgreed: the passage first by both text voices lifts HotpotQA dev and changes nothing on the other

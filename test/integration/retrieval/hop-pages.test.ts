@@ -1,0 +1,116 @@
+// Subject: hopPageKeep, the own pages of the hops the question writes kept ahead in the fusion (cypher/partials/rank_passages.cypher,
+// the written hops in cypher/partials/seeds.cypher; docs/statements.md#fusion).
+import type { Driver } from 'neo4j-driver';
+import { rng } from '../../../bench/lib/random.js';
+import type { Mode } from '../../../server/retrieval/params.js';
+import type { Retriever } from '../../../server/retrieval/retriever.js';
+import { TEST_DIM, randomUnit, testDriver } from '../../support/db.js';
+import { entityMaker, factMaker, fixtureRetriever, loadFixtureGraph, withCosine, type FixtureGraph } from '../../support/fixtures.js';
+
+/**
+ * "Which film has the director who is older, The Gamecock or Monster a Go-Go?" names two films; the question writes
+ * the hop at each ("director"), so each film's first written fact seeds its far end: Pasquale Festa Campanile, Bill
+ * Rebane. Their pages hold the birth dates and look nothing like the question; three film pages look like it and
+ * mention every entity the seeds reach, so the graph ranks them among the directors' pages and the text above. With
+ * hopPageKeep the two directors' pages score 1 + their rrf score, ahead of everything the rankings merely agree on.
+ * Only each name's first written fact counts: Luigi Zampa, The Gamecock's co-director (a written fact of lower
+ * cosine), seeds but his page is not kept.
+ */
+const rand = rng(47);
+const q = randomUnit(rand, TEST_DIM);
+const ent = entityMaker(q, rand, 0.2);
+const fact = factMaker(q, rand);
+const page = (id: string, title: string, text: string, cos: number, mentions: string[]) => ({
+  id,
+  title,
+  text,
+  embedding: withCosine(q, cos, rand),
+  mentions,
+});
+// The look-alikes mention every entity the seeds reach, so the graph ranks them with the directors' pages.
+const WALKED = ['p:pasquale', 'p:rebane', 'p:zampa', 'w:neurotandem'];
+const graph: FixtureGraph = {
+  entities: [
+    ent('w:gamecock', 'The Gamecock', 'Work'),
+    ent('w:monster', 'Monster a Go-Go', 'Work'),
+    ent('p:pasquale', 'Pasquale Festa Campanile', 'Person'),
+    ent('p:rebane', 'Bill Rebane', 'Person'),
+    ent('p:zampa', 'Luigi Zampa', 'Person'),
+    ent('w:neurotandem', 'Neurotandem', 'Work'),
+  ],
+  passages: [
+    page('d:gamecock', 'The Gamecock (film)', 'The Gamecock is a film directed by Pasquale Festa Campanile and Luigi Zampa.', 0.5, [
+      'w:gamecock',
+      'p:pasquale',
+      'p:zampa',
+      'w:neurotandem',
+    ]),
+    page('d:monster', 'Monster a Go-Go', 'Monster a Go-Go is a film directed by Bill Rebane.', 0.5, ['w:monster', 'p:rebane']),
+    page('d:pasquale', 'Pasquale Festa Campanile', 'Pasquale Festa Campanile was born in 1927.', 0.05, ['p:pasquale']),
+    page('d:rebane', 'Bill Rebane', 'Bill Rebane was born in 1937.', 0.05, ['p:rebane']),
+    page('d:zampa', 'Luigi Zampa', 'Luigi Zampa was born in 1905.', 0.05, ['p:zampa']),
+    page('d:look1', 'The Older Gamecock', 'Which film has the older director? A film like The Gamecock.', 0.7, WALKED),
+    page('d:look2', 'Go-Go Director', 'A film director who is older directs a film like Monster a Go-Go.', 0.65, WALKED),
+    page('d:look3', 'Go-Go Film', 'The film has a director and is older than The Gamecock.', 0.6, WALKED),
+  ],
+  relations: [
+    fact('w:gamecock', 'w:neurotandem', 'play', 0.6),
+    fact('w:gamecock', 'p:pasquale', 'direct_by', 0.35),
+    fact('w:gamecock', 'p:zampa', 'direct_by', 0.25),
+    fact('w:monster', 'p:rebane', 'direct_by', 0.3),
+  ],
+};
+const COMPARISON = 'Which film has the director who is older, The Gamecock or Monster a Go-Go?';
+const UNNAMED = 'Which film has the director who is older?';
+const HOPS = ['d:pasquale', 'd:rebane'];
+
+let driver: Driver;
+let retriever: Retriever;
+beforeAll(async () => {
+  driver = await testDriver();
+  await loadFixtureGraph(driver, graph);
+  retriever = fixtureRetriever(driver);
+});
+afterAll(() => driver.close());
+
+// graphKeep and textKeep off: a score of 1 or more is the hop pages' rule alone.
+const ask = (mode: Mode, question: string, params: Record<string, unknown>) =>
+  retriever.retrieve({ mode, question, questionEmbedding: q, params: { graphKeep: 0, textKeep: 0, topK: 8, ...params } });
+const kept = (r: { passages: { id: string; score: number }[] }) => r.passages.filter((p) => p.score >= 1).map((p) => p.id);
+
+describe.each(['gated', 'ppr'] as Mode[])('%s', (mode) => {
+  test("each named film's written hop seeds, and its page goes first", async () => {
+    const r = await ask(mode, COMPARISON, {});
+    const seeds = r.seeds.map((s) => s.id);
+    expect(seeds).toEqual(expect.arrayContaining(['w:gamecock', 'w:monster', 'p:pasquale', 'p:rebane', 'p:zampa']));
+    expect(kept(r).sort()).toEqual(HOPS);
+    expect(
+      r.passages
+        .slice(0, 2)
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual(HOPS);
+  });
+
+  test("only a name's first written fact: the co-director of lower cosine seeds, his page is not kept", async () => {
+    const r = await ask(mode, COMPARISON, {});
+    expect(r.seeds.map((s) => s.id)).toContain('p:zampa');
+    expect(kept(r)).not.toContain('d:zampa');
+  });
+
+  test('false: nothing is kept, and a look-alike outranks a hop page', async () => {
+    const r = await ask(mode, COMPARISON, { hopPageKeep: false });
+    expect(kept(r)).toEqual([]);
+    const rank = (id: string) => r.passages.findIndex((p) => p.id === id);
+    const lastHop = Math.max(...HOPS.map(rank).map((i) => (i < 0 ? Infinity : i)));
+    expect(rank('d:look1')).toBeGreaterThanOrEqual(0);
+    expect(rank('d:look1')).toBeLessThan(lastHop);
+  });
+
+  test('a question that names nothing writes no hop: the same ranking either way', async () => {
+    const on = await ask(mode, UNNAMED, {});
+    const off = await ask(mode, UNNAMED, { hopPageKeep: false });
+    expect(kept(on)).toEqual([]);
+    expect(on.passages.map((p) => p.id)).toEqual(off.passages.map((p) => p.id));
+  });
+});
