@@ -35,6 +35,7 @@
 // :param rrfK => 20                         /* rrf and rrf3 only: a passage scores sum(1 / (rrfK + rank)) over the rankings it is in */;
 // :param graphKeep => 3                     /* rrf: the graph ranking's first this many passages go ahead of the rest (0 = off) */;
 // :param hopPageKeep => true                /* rrf: the pages of the hops the question writes go ahead of the rest */;
+// :param namePageKeep => true               /* rrf: the pages of the entities the question names go ahead of the rest */;
 // :param textKeep => 1                      /* rrf: the text ranking's first this many passages go ahead of the rest (0 = off) */;
 // :param textKeepAgreed => true             /* rrf: textKeep keeps only a passage first in both dense and full-text */;
 // :param graphFloor => 0.05                 /* rrf, rrf3: the least graph score (of the best's) that ranks on the graph's side */;
@@ -351,13 +352,17 @@ CALL (act) {
 // A passage's graph score: the activations of the top entities it mentions, each / (passages mentioning it) ^ $hubExponent
 // (named seeds: x $namedPassageWeight), plus its own score in ppr mode; normalised by the best, then fused with the text's ranking.
 WITH *, [s IN seeds WHERE s.namedActivation > 0 | s.node] AS named
-// $hopPageKeep: the own pages of the hops the question writes (the far ends of its written facts), found through the title index.
+// The own pages of the hops the question writes (the far ends of its written facts: $hopPageKeep) and of the entities it names
+// ($namePageKeep), found through the title index.
 CALL (seeds) {
-  UNWIND CASE WHEN $hopPageKeep THEN [s IN seeds WHERE s.writtenHop | s.node] ELSE [] END AS e
+  UNWIND CASE WHEN $hopPageKeep THEN [s IN seeds WHERE s.writtenHop | s.node] ELSE [] END +
+         CASE WHEN $namePageKeep THEN [s IN seeds WHERE s.namedActivation > 0 AND s.written | s.node] ELSE [] END AS e
   MATCH (p:Passage) WHERE (p.title = e.name OR p.title STARTS WITH e.name + ' (') AND (p)-[:MENTIONS]->(e)
-  RETURN collect(DISTINCT elementId(p)) AS hopPages
+  // Namesakes (several pages titled by the name) leave it open which page is the entity's: none is kept.
+  WITH e, collect(DISTINCT p) AS pages WHERE size(pages) = 1
+  RETURN collect(DISTINCT elementId(pages[0])) AS ownPages
 }
-CALL (topEntities, extraCandidates, named, hopPages) {
+CALL (topEntities, extraCandidates, named, ownPages) {
   CALL () {
     CALL db.index.vector.queryNodes('passage_embedding', CASE WHEN (coalesce($filter.sources, $filter.documentIds, $filter.metadata) IS NOT NULL) AND
         $filterSearchK > (CASE WHEN $vectorK < $searchWidth THEN $searchWidth ELSE $vectorK END) THEN $filterSearchK ELSE (CASE WHEN $vectorK < $searchWidth
@@ -439,22 +444,22 @@ CALL (topEntities, extraCandidates, named, hopPages) {
   }
   // The answer type: the words of four letters or more among the three after "which" or "what" ("which side effects", "what
   // are the gene targets"), a final s aside. A passage linked to a curated entity of that type answers in kind (docs/statements.md#answer-type).
-  WITH graphSide, vectorSide, extraCandidates, lexicalSide, hopPages, split(trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+',
+  WITH graphSide, vectorSide, extraCandidates, lexicalSide, ownPages, split(trim(apoc.text.regreplace(toLower(coalesce($question, '')), '[^\\p{L}\\p{N}]+',
       ' ')), ' ') AS qWords
-  WITH graphSide, vectorSide, extraCandidates, lexicalSide, hopPages, reduce(a = [], i IN [i IN range(0, size(qWords) - 1) WHERE qWords[i] IN ['which', 'what']]
+  WITH graphSide, vectorSide, extraCandidates, lexicalSide, ownPages, reduce(a = [], i IN [i IN range(0, size(qWords) - 1) WHERE qWords[i] IN ['which', 'what']]
       |
       a + [w IN qWords[i + 1..i + 4] WHERE size(w) >= 4 | CASE WHEN w ENDS WITH 's' THEN left(w, size(w) - 1) ELSE w END]) AS asked
   UNWIND graphSide + vectorSide + extraCandidates + lexicalSide AS c
-  WITH asked, hopPages, c.p AS p, sum(c.g) AS graphRaw, min(c.lexicalRank) AS lexicalRank
-  WITH hopPages, p, lexicalRank, graphRaw * CASE WHEN $answerTypeWeight > 0 AND size(asked) > 0 AND graphRaw > 0 AND EXISTS { (p)-[:MENTIONS]->(x:Curated) WHERE
+  WITH asked, ownPages, c.p AS p, sum(c.g) AS graphRaw, min(c.lexicalRank) AS lexicalRank
+  WITH ownPages, p, lexicalRank, graphRaw * CASE WHEN $answerTypeWeight > 0 AND size(asked) > 0 AND graphRaw > 0 AND EXISTS { (p)-[:MENTIONS]->(x:Curated) WHERE
       any(w IN split(trim(apoc.text.regreplace(toLower(coalesce(x.type, '')), '[^\\p{L}\\p{N}]+', ' ')), ' ') WHERE w IN asked) } THEN 1.0 + $answerTypeWeight
           ELSE 1.0 END AS graphRaw
-  WITH hopPages, collect({p: p, graphRaw: graphRaw, lexicalRank: lexicalRank}) AS cands, max(graphRaw) AS maxRaw
+  WITH ownPages, collect({p: p, graphRaw: graphRaw, lexicalRank: lexicalRank}) AS cands, max(graphRaw) AS maxRaw
   UNWIND cands AS c
-  WITH hopPages, c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore
-  WITH hopPages, p, lexicalRank, graphScore, ((2.0 * vector.similarity.cosine(p.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS
+  WITH ownPages, c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore
+  WITH ownPages, p, lexicalRank, graphScore, ((2.0 * vector.similarity.cosine(p.embedding, $questionEmbedding) - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS
       cosine
-  WITH hopPages, collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
+  WITH ownPages, collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
   // blend: weighted sum; rrf: sum(1 / ($rrfK + rank)) over the graph's and the text's rankings, the graph's first passages
   // kept ahead; rrf3: over three (docs/statements.md#fusion).
   CALL (cands) {
@@ -467,23 +472,23 @@ CALL (topEntities, extraCandidates, named, hopPages) {
     WITH c WHERE $fusion <> 'blend' ORDER BY c.vectorScore DESC, c.p.id
     RETURN collect(elementId(c.p)) AS denseOrder
   }
-  WITH hopPages, cands, graphOrder, apoc.map.fromLists(denseOrder, range(1, size(denseOrder))) AS denseRank
+  WITH ownPages, cands, graphOrder, apoc.map.fromLists(denseOrder, range(1, size(denseOrder))) AS denseRank
   CALL (cands, denseRank) {
     UNWIND cands AS c
     WITH c, denseRank WHERE $fusion = 'rrf'
     WITH c, coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0) AS text ORDER BY text DESC, c.p.id
     RETURN collect(elementId(c.p)) AS textOrder
   }
-  WITH hopPages, cands, denseRank, apoc.map.fromLists(graphOrder, range(1, size(graphOrder))) AS graphRank,
+  WITH ownPages, cands, denseRank, apoc.map.fromLists(graphOrder, range(1, size(graphOrder))) AS graphRank,
        apoc.map.fromLists(textOrder, range(1, size(textOrder))) AS textRank
   UNWIND cands AS c
   WITH c.p AS p, c.graphScore AS graphScore, c.vectorScore AS vectorScore,
        CASE $fusion
-         // The graph's first $graphKeep, the pages of the hops the question writes ($hopPageKeep) and the text's first $textKeep
-         // go ahead of the rest (1 + their rrf score); with $textKeepAgreed only a passage first both by its vector and by
-         // full-text (docs/statements.md#fusion).
+         // The graph's first $graphKeep, the own pages of the hops the question writes and of the entities it names, and the
+         // text's first $textKeep go ahead of the rest (1 + their rrf score); with $textKeepAgreed only a passage first both by
+         // its vector and by full-text (docs/statements.md#fusion).
          WHEN 'rrf' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + textRank[elementId(c.p)]), 0.0)
-                       + CASE WHEN graphRank[elementId(c.p)] <= $graphKeep OR elementId(c.p) IN hopPages OR (textRank[elementId(c.p)] <= $textKeep AND (NOT
+                       + CASE WHEN graphRank[elementId(c.p)] <= $graphKeep OR elementId(c.p) IN ownPages OR (textRank[elementId(c.p)] <= $textKeep AND (NOT
                            $textKeepAgreed OR (denseRank[elementId(c.p)] = 1 AND c.lexicalRank = 1))) THEN 1.0 ELSE 0.0 END
          WHEN 'rrf3' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0)
                        + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0)

@@ -9,13 +9,17 @@ CALL (act) {
 // A passage's graph score: the activations of the top entities it mentions, each / (passages mentioning it) ^ $hubExponent
 // (named seeds: x $namedPassageWeight), plus its own score in ppr mode; normalised by the best, then fused with the text's ranking.
 WITH *, [s IN seeds WHERE s.namedActivation > 0 | s.node] AS named
-// $hopPageKeep: the own pages of the hops the question writes (the far ends of its written facts), found through the title index.
+// The own pages of the hops the question writes (the far ends of its written facts: $hopPageKeep) and of the entities it names
+// ($namePageKeep), found through the title index.
 CALL (seeds) {
-  UNWIND CASE WHEN $hopPageKeep THEN [s IN seeds WHERE s.writtenHop | s.node] ELSE [] END AS e
+  UNWIND CASE WHEN $hopPageKeep THEN [s IN seeds WHERE s.writtenHop | s.node] ELSE [] END +
+         CASE WHEN $namePageKeep THEN [s IN seeds WHERE s.namedActivation > 0 AND s.written | s.node] ELSE [] END AS e
   MATCH (p:Passage) WHERE (p.title = e.name OR p.title STARTS WITH e.name + ' (') AND (p)-[:MENTIONS]->(e)
-  RETURN collect(DISTINCT elementId(p)) AS hopPages
+  // Namesakes (several pages titled by the name) leave it open which page is the entity's: none is kept.
+  WITH e, collect(DISTINCT p) AS pages WHERE size(pages) = 1
+  RETURN collect(DISTINCT elementId(pages[0])) AS ownPages
 }
-CALL (topEntities, extraCandidates, named, hopPages) {
+CALL (topEntities, extraCandidates, named, ownPages) {
   CALL () {
     {{INCLUDE dense_passage_search WIDTH=$vectorK}}
     RETURN collect({p: node, g: 0.0}) AS vectorSide
@@ -75,18 +79,18 @@ CALL (topEntities, extraCandidates, named, hopPages) {
   }
   // The answer type: the words of four letters or more among the three after "which" or "what" ("which side effects", "what
   // are the gene targets"), a final s aside. A passage linked to a curated entity of that type answers in kind (docs/statements.md#answer-type).
-  WITH graphSide, vectorSide, extraCandidates, lexicalSide, hopPages, split({{WORDS(coalesce($question, ''))}}, ' ') AS qWords
-  WITH graphSide, vectorSide, extraCandidates, lexicalSide, hopPages, reduce(a = [], i IN [i IN range(0, size(qWords) - 1) WHERE qWords[i] IN ['which', 'what']] |
+  WITH graphSide, vectorSide, extraCandidates, lexicalSide, ownPages, split({{WORDS(coalesce($question, ''))}}, ' ') AS qWords
+  WITH graphSide, vectorSide, extraCandidates, lexicalSide, ownPages, reduce(a = [], i IN [i IN range(0, size(qWords) - 1) WHERE qWords[i] IN ['which', 'what']] |
       a + [w IN qWords[i + 1..i + 4] WHERE size(w) >= 4 | {{SINGULAR(w)}}]) AS asked
   UNWIND graphSide + vectorSide + extraCandidates + lexicalSide AS c
-  WITH asked, hopPages, c.p AS p, sum(c.g) AS graphRaw, min(c.lexicalRank) AS lexicalRank
-  WITH hopPages, p, lexicalRank, graphRaw * CASE WHEN $answerTypeWeight > 0 AND size(asked) > 0 AND graphRaw > 0 AND EXISTS { (p)-[:MENTIONS]->(x:Curated) WHERE
+  WITH asked, ownPages, c.p AS p, sum(c.g) AS graphRaw, min(c.lexicalRank) AS lexicalRank
+  WITH ownPages, p, lexicalRank, graphRaw * CASE WHEN $answerTypeWeight > 0 AND size(asked) > 0 AND graphRaw > 0 AND EXISTS { (p)-[:MENTIONS]->(x:Curated) WHERE
       any(w IN split({{WORDS(coalesce(x.type, ''))}}, ' ') WHERE w IN asked) } THEN 1.0 + $answerTypeWeight ELSE 1.0 END AS graphRaw
-  WITH hopPages, collect({p: p, graphRaw: graphRaw, lexicalRank: lexicalRank}) AS cands, max(graphRaw) AS maxRaw
+  WITH ownPages, collect({p: p, graphRaw: graphRaw, lexicalRank: lexicalRank}) AS cands, max(graphRaw) AS maxRaw
   UNWIND cands AS c
-  WITH hopPages, c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore
-  WITH hopPages, p, lexicalRank, graphScore, {{COS(p.embedding)}} AS cosine
-  WITH hopPages, collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
+  WITH ownPages, c.p AS p, c.lexicalRank AS lexicalRank, CASE WHEN maxRaw > 0 THEN c.graphRaw / maxRaw ELSE 0.0 END AS graphScore
+  WITH ownPages, p, lexicalRank, graphScore, {{COS(p.embedding)}} AS cosine
+  WITH ownPages, collect({p: p, lexicalRank: lexicalRank, graphScore: graphScore, vectorScore: CASE WHEN cosine > 0 THEN cosine ELSE 0.0 END}) AS cands
   // blend: weighted sum; rrf: sum(1 / ($rrfK + rank)) over the graph's and the text's rankings, the graph's first passages
   // kept ahead; rrf3: over three (docs/statements.md#fusion).
   CALL (cands) {
@@ -99,23 +103,23 @@ CALL (topEntities, extraCandidates, named, hopPages) {
     WITH c WHERE $fusion <> 'blend' ORDER BY c.vectorScore DESC, c.p.id
     RETURN collect(elementId(c.p)) AS denseOrder
   }
-  WITH hopPages, cands, graphOrder, apoc.map.fromLists(denseOrder, range(1, size(denseOrder))) AS denseRank
+  WITH ownPages, cands, graphOrder, apoc.map.fromLists(denseOrder, range(1, size(denseOrder))) AS denseRank
   CALL (cands, denseRank) {
     UNWIND cands AS c
     WITH c, denseRank WHERE $fusion = 'rrf'
     WITH c, coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0) AS text ORDER BY text DESC, c.p.id
     RETURN collect(elementId(c.p)) AS textOrder
   }
-  WITH hopPages, cands, denseRank, apoc.map.fromLists(graphOrder, range(1, size(graphOrder))) AS graphRank,
+  WITH ownPages, cands, denseRank, apoc.map.fromLists(graphOrder, range(1, size(graphOrder))) AS graphRank,
        apoc.map.fromLists(textOrder, range(1, size(textOrder))) AS textRank
   UNWIND cands AS c
   WITH c.p AS p, c.graphScore AS graphScore, c.vectorScore AS vectorScore,
        CASE $fusion
-         // The graph's first $graphKeep, the pages of the hops the question writes ($hopPageKeep) and the text's first $textKeep
-         // go ahead of the rest (1 + their rrf score); with $textKeepAgreed only a passage first both by its vector and by
-         // full-text (docs/statements.md#fusion).
+         // The graph's first $graphKeep, the own pages of the hops the question writes and of the entities it names, and the
+         // text's first $textKeep go ahead of the rest (1 + their rrf score); with $textKeepAgreed only a passage first both by
+         // its vector and by full-text (docs/statements.md#fusion).
          WHEN 'rrf' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + textRank[elementId(c.p)]), 0.0)
-                       + CASE WHEN graphRank[elementId(c.p)] <= $graphKeep OR elementId(c.p) IN hopPages OR (textRank[elementId(c.p)] <= $textKeep AND (NOT $textKeepAgreed OR (denseRank[elementId(c.p)] = 1 AND c.lexicalRank = 1))) THEN 1.0 ELSE 0.0 END
+                       + CASE WHEN graphRank[elementId(c.p)] <= $graphKeep OR elementId(c.p) IN ownPages OR (textRank[elementId(c.p)] <= $textKeep AND (NOT $textKeepAgreed OR (denseRank[elementId(c.p)] = 1 AND c.lexicalRank = 1))) THEN 1.0 ELSE 0.0 END
          WHEN 'rrf3' THEN coalesce(1.0 / ($rrfK + graphRank[elementId(c.p)]), 0.0) + coalesce(1.0 / ($rrfK + denseRank[elementId(c.p)]), 0.0)
                        + coalesce(1.0 / ($rrfK + c.lexicalRank), 0.0)
          ELSE $graphWeight * c.graphScore + $vectorWeight * c.vectorScore

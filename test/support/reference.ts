@@ -169,7 +169,7 @@ export function defaultSeeds(
   named: string[],
   factHits: { relation: RefRelation; score: number }[],
   p: DefaultSeedParams,
-): (RefSeed & { sources: string[]; fact?: number })[] {
+): (RefSeed & { sources: string[]; fact?: number; ownPage?: boolean })[] {
   const floor = p.cosineFloor ?? 0;
   const vector = p.vectorSeedsWithNames || named.length === 0 ? vectorSeeds(g, q, p.seedK, p.seedMinScore, floor) : [];
   // "mother in law" is one word, "mother-in-law" (IN_LAW_KIN).
@@ -228,6 +228,7 @@ export function defaultSeeds(
   // Entities of one name are one name: their facts are ranked together.
   const nameOf = (n: string) => padded(g.entities.find((e) => e.id === n)?.name ?? n);
   const turnAt = new Map<RefRelation, number>();
+  const hopFacts = new Set<RefRelation>();
   for (const name of new Set(named.map(nameOf))) {
     const own = named
       .filter((n) => nameOf(n) === name)
@@ -240,6 +241,7 @@ export function defaultSeeds(
               r,
               rank: calibrated(cosine(r.embedding!, q), floor) + bonus,
               first: p.writtenFirst !== false && bonus > 0 ? 1 : 0,
+              written: bonus > 0,
               turns: LITERAL_TYPES.includes(typeOf.get(n) ?? '') || !written(n) ? 0 : turns,
             };
           }),
@@ -248,6 +250,8 @@ export function defaultSeeds(
     own.forEach((f, i) => {
       turnAt.set(f.r, Math.min(turnAt.get(f.r) ?? turns, i < f.turns ? i : turns));
     });
+    // The name's first fact, if the question writes its predicate: the hop the question asks for there.
+    if (own[0]?.written) hopFacts.add(own[0].r);
   }
   const facts =
     p.factSeedK === 0
@@ -284,19 +288,42 @@ export function defaultSeeds(
     }
   const top = facts.sort((a, b) => a.turn - b.turn || b.rank - a.rank).slice(0, p.factSeedK);
   // A fact seed's score is the rank that chose it, at most 1 (a relation seed's rank is its cosine).
-  const kept = [...top, ...relationFacts.filter((x) => !top.some((t) => t.r === x.r))]
+  const kept = [
+    ...top.map((f) => ({ ...f, hop: hopFacts.has(f.r) })),
+    ...relationFacts.filter((x) => !top.some((t) => t.r === x.r)).map((f) => ({ ...f, hop: false })),
+  ]
     .map((f) => ({ ...f, score: Math.min(1, f.rank) }))
     .filter((f) => f.score >= p.seedMinScore);
   const factOf = new Map<string, number>();
+  const hops = new Set<string>();
   for (const f of kept)
     for (const id of [f.r.from, f.r.to])
-      if (!LITERAL_TYPES.includes(typeOf.get(id) ?? '')) factOf.set(id, Math.max(factOf.get(id) ?? Number.NEGATIVE_INFINITY, f.score));
+      if (!LITERAL_TYPES.includes(typeOf.get(id) ?? '')) {
+        factOf.set(id, Math.max(factOf.get(id) ?? Number.NEGATIVE_INFINITY, f.score));
+        if (f.hop && !named.includes(id)) hops.add(id);
+      }
   const ids = [...new Set([...vector.map((s) => s.id), ...named, ...factOf.keys()])];
   return ids.map((id) => {
     const v = vector.find((s) => s.id === id);
     const sources = [...(v ? ['vector'] : []), ...(named.includes(id) ? ['name'] : []), ...(factOf.has(id) ? ['fact'] : [])];
-    return { id, activation: Math.max(named.includes(id) ? 1 : 0, v?.activation ?? 0, factOf.get(id) ?? 0), sources, fact: factOf.get(id) };
+    // Its own page is kept ahead in rrf (ownPages): a name the question writes as one, or a hop it writes.
+    const ownPage = (named.includes(id) && written(id)) || hops.has(id);
+    return { id, activation: Math.max(named.includes(id) ? 1 : 0, v?.activation ?? 0, factOf.get(id) ?? 0), sources, fact: factOf.get(id), ownPage };
   });
+}
+
+/**
+ * The pages kept ahead in rrf by hopPageKeep and namePageKeep: the own page of each seed marked ownPage (defaultSeeds), the
+ * one passage that mentions it and is titled by its name (a trailing "(...)" allowed); a name that titles several, none.
+ */
+export function ownPages(g: RefGraph, seeds: { id: string; ownPage?: boolean }[]): string[] {
+  const pages = new Set<string>();
+  for (const s of seeds.filter((x) => x.ownPage)) {
+    const name = g.entities.find((e) => e.id === s.id)?.name ?? '';
+    const own = g.passages.filter((x) => (x.title === name || x.title?.startsWith(`${name} (`)) && x.mentions.includes(s.id));
+    if (own.length === 1) pages.add(own[0].id);
+  }
+  return [...pages];
 }
 
 export interface GatedParams {
@@ -443,6 +470,8 @@ export interface SelectParams {
   graphFloor?: number;
   /** rrf: the graph ranking's first graphKeep and the text ranking's first textKeep score 1 + their rrf score (absent: 0). */
   graphKeep?: number;
+  /** rrf: passages kept ahead as the graph's first graphKeep are (ownPages). */
+  keepPages?: readonly string[];
   textKeep?: number;
   /** rrf: textKeep keeps a passage only if it is first in both the dense and the full-text ranking. */
   textKeepAgreed?: boolean;
@@ -540,6 +569,7 @@ export function selectPassages(
           ? part(graphRank.get(c.id)) +
             part(textRank.get(c.id)) +
             ((graphRank.get(c.id) ?? Infinity) <= (p.graphKeep ?? 0) ||
+            (p.keepPages ?? []).includes(c.id) ||
             (textRank.get(c.id)! <= (p.textKeep ?? 0) && (!p.textKeepAgreed || (denseRank.get(c.id) === 1 && lexicalRank.get(c.id) === 1)))
               ? 1
               : 0)

@@ -17,6 +17,7 @@ import {
   pprScores,
   pushPpr,
   selectPassages,
+  ownPages,
   vectorSeeds,
   type RefGraph,
 } from '../../support/reference.js';
@@ -497,7 +498,8 @@ describe.each([21, 22, 23])('random graph %i with facts, names and literals, at 
     const gated = await shipped.retrieve({ mode: 'gated', question, questionEmbedding: q });
     expectClose([...gated.seeds].sort(byId), [...seeds].sort(byId), ['activation']);
     expect([...gated.seeds].sort(byId).map((s) => [...s.sources].sort())).toEqual([...seeds].sort(byId).map((s) => [...s.sources].sort()));
-    const expected = selectPassages(ref, q, gatedActivation(ref, q, seeds, d), [], { ...d, named }, lexical);
+    const keepPages = ownPages(ref, seeds);
+    const expected = selectPassages(ref, q, gatedActivation(ref, q, seeds, d), [], { ...d, named, keepPages }, lexical);
     expectClose(gated.entities, expected.entities, ['activation']);
     expectClose(gated.passages, expected.passages, ['score', 'graphScore', 'vectorScore']);
     expect(gated.passages.length).toBe(d.topK);
@@ -514,7 +516,7 @@ describe.each([21, 22, 23])('random graph %i with facts, names and literals, at 
     const entityIds = new Set(ref.entities.map((e) => e.id));
     const act = new Map([...scores].filter(([id]) => entityIds.has(id)));
     const extra = [...scores].filter(([id]) => !entityIds.has(id)).map(([id, g]) => ({ id, g }));
-    const expectedPpr = selectPassages(ref, q, act, extra, { ...p, named }, lexical);
+    const expectedPpr = selectPassages(ref, q, act, extra, { ...p, named, keepPages }, lexical);
     expectClose(ppr.entities, expectedPpr.entities, ['activation']);
     expectClose(ppr.passages, expectedPpr.passages, ['score', 'graphScore', 'vectorScore']);
     expect(ppr.passages.length).toBe(p.topK);

@@ -1,5 +1,6 @@
-// Subject: hopPageKeep, the own pages of the hops the question writes kept ahead in the fusion (cypher/partials/rank_passages.cypher,
-// the written hops in cypher/partials/seeds.cypher; docs/statements.md#fusion).
+// Subject: hopPageKeep and namePageKeep, the own pages of the hops the question writes and of the entities it names kept
+// ahead in the fusion (cypher/partials/rank_passages.cypher, the written hops in cypher/partials/seeds.cypher;
+// docs/statements.md#fusion).
 import type { Driver } from 'neo4j-driver';
 import { rng } from '../../../bench/lib/random.js';
 import type { Mode } from '../../../server/retrieval/params.js';
@@ -14,7 +15,8 @@ import { entityMaker, factMaker, fixtureRetriever, loadFixtureGraph, withCosine,
  * mention every entity the seeds reach, so the graph ranks them among the directors' pages and the text above. With
  * hopPageKeep the two directors' pages score 1 + their rrf score, ahead of everything the rankings merely agree on.
  * Only each name's first written fact counts: Luigi Zampa, The Gamecock's co-director (a written fact of lower
- * cosine), seeds but his page is not kept.
+ * cosine), seeds but his page is not kept. With namePageKeep the films' own pages are kept too; a name that titles
+ * two pages (The Gamecock's film page and a namesake song) keeps neither.
  */
 const rand = rng(47);
 const q = randomUnit(rand, TEST_DIM);
@@ -61,6 +63,7 @@ const graph: FixtureGraph = {
   ],
 };
 const COMPARISON = 'Which film has the director who is older, The Gamecock or Monster a Go-Go?';
+const NAMES = ['d:gamecock', 'd:monster'];
 const UNNAMED = 'Which film has the director who is older?';
 const HOPS = ['d:pasquale', 'd:rebane'];
 
@@ -73,9 +76,10 @@ beforeAll(async () => {
 });
 afterAll(() => driver.close());
 
-// graphKeep and textKeep off: a score of 1 or more is the hop pages' rule alone.
+// graphKeep and textKeep off (and the named pages' rule, unless a test turns it on): a score of 1 or more is the hop
+// pages' rule alone.
 const ask = (mode: Mode, question: string, params: Record<string, unknown>) =>
-  retriever.retrieve({ mode, question, questionEmbedding: q, params: { graphKeep: 0, textKeep: 0, topK: 8, ...params } });
+  retriever.retrieve({ mode, question, questionEmbedding: q, params: { graphKeep: 0, textKeep: 0, namePageKeep: false, topK: 9, ...params } });
 const kept = (r: { passages: { id: string; score: number }[] }) => r.passages.filter((p) => p.score >= 1).map((p) => p.id);
 
 describe.each(['gated', 'ppr'] as Mode[])('%s', (mode) => {
@@ -105,6 +109,25 @@ describe.each(['gated', 'ppr'] as Mode[])('%s', (mode) => {
     const lastHop = Math.max(...HOPS.map(rank).map((i) => (i < 0 ? Infinity : i)));
     expect(rank('d:look1')).toBeGreaterThanOrEqual(0);
     expect(rank('d:look1')).toBeLessThan(lastHop);
+  });
+
+  test("namePageKeep: the named films' own pages are kept as well", async () => {
+    const r = await ask(mode, COMPARISON, { namePageKeep: true });
+    expect(kept(r).sort()).toEqual([...HOPS, ...NAMES].sort());
+  });
+
+  test('namePageKeep: a name that titles two pages keeps neither', async () => {
+    await driver.executeQuery(
+      "MATCH (e:Entity {id: 'w:gamecock'}) CREATE (p:Passage {id: 'd:song', title: 'The Gamecock (song)', text: 'The Gamecock is a song.', embedding: $v})-[:MENTIONS {weight: 1.0}]->(e)",
+      { v: withCosine(q, 0.1, rand) },
+      { database: 'neo4j' },
+    );
+    try {
+      const r = await ask(mode, COMPARISON, { namePageKeep: true });
+      expect(kept(r).sort()).toEqual([...HOPS, 'd:monster'].sort());
+    } finally {
+      await driver.executeQuery("MATCH (p:Passage {id: 'd:song'}) DETACH DELETE p", {}, { database: 'neo4j' });
+    }
   });
 
   test('a question that names nothing writes no hop: the same ranking either way', async () => {
