@@ -225,7 +225,7 @@ export const COMMON_PARAMS = {
     // true: a comparison's second director's page, a hop the question writes, was outvoted by look-alike film pages both
     // text rankings put in the middle (bench/reports/devsets/hop-pages-2026-12-06).
     default: true,
-    doc: 'rrf only: at each entity the question names, its first fact whose predicate the question writes ("the director of X") leads to a hop; that entity\'s own page (titled by its name) is kept ahead as graphKeep keeps the graph ranking\'s first passages, unless several pages carry that title (docs/statements.md#fusion)',
+    doc: 'rrf only: at each entity the question names, its first fact whose predicate the question writes ("the director of X") leads to a hop, whose own page (titled by its name) is kept ahead as graphKeep keeps the graph ranking\'s first passages, unless several pages carry that title (docs/statements.md#fusion)',
     brief: 'rrf: the pages of the hops the question writes go ahead of the rest',
   },
   namePageKeep: {
