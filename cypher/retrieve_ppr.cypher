@@ -481,8 +481,8 @@ WITH *, [s IN seeds WHERE s.namedActivation > 0 | s.node] AS named
 // The own pages of the hops the question writes (the far ends of its written facts: $hopPageKeep) and of the entities it names
 // ($namePageKeep), found through the title index.
 CALL (seeds) {
-  UNWIND CASE WHEN $hopPageKeep THEN [s IN seeds WHERE s.writtenHop | s.node] ELSE [] END +
-         CASE WHEN $namePageKeep THEN [s IN seeds WHERE s.namedActivation > 0 AND s.written | s.node] ELSE [] END AS e
+  UNWIND CASE WHEN $fusion = 'rrf' AND $hopPageKeep THEN [s IN seeds WHERE s.writtenHop | s.node] ELSE [] END +
+         CASE WHEN $fusion = 'rrf' AND $namePageKeep THEN [s IN seeds WHERE s.namedActivation > 0 AND s.written | s.node] ELSE [] END AS e
   MATCH (p:Passage) WHERE (p.title = e.name OR p.title STARTS WITH e.name + ' (') AND (p)-[:MENTIONS]->(e)
   // Namesakes (several pages titled by the name) leave it open which page is the entity's: none is kept.
   WITH e, collect(DISTINCT p) AS pages WHERE size(pages) = 1

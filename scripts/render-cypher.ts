@@ -105,6 +105,9 @@ const MACROS: [RegExp, string][] = [
     /\{\{ABOUT\((\w+), (\w+)\)\}\}/g,
     String.raw`CASE WHEN $aboutWeight > 0 AND toLower(left($1.title, 2)) = $2.initials AND {{WORDS(apoc.text.regreplace($1.title, '\\s*\\([^)]*\\)\\s*$$', ''))}} = $2.name THEN 1.0 + $aboutWeight ELSE 1.0 END`,
   ],
+  // {{OWN_PAGE(p, e)}}: passage p is entity e's own page, titled by its name as written (a trailing "(...)" allowed, read
+  // through the title index) and mentioning it: a hub's page, a named entity's or a written hop's (docs/statements.md#fusion).
+  [/\{\{OWN_PAGE\((\w+), (\w+)\)\}\}/g, "($1.title = $2.name OR $1.title STARTS WITH $2.name + ' (') AND ($1)-[:MENTIONS]->($2)"],
   [/\{\{SINGULAR\((.+?)\)\}\}/g, "CASE WHEN $1 ENDS WITH 's' THEN left($1, size($1) - 1) ELSE $1 END"],
   [/\{\{WORDS\((.+?)\)\}\}/g, String.raw`trim(apoc.text.regreplace(toLower($1), '[^\\p{L}\\p{N}]+', ' '))`],
   [/\{\{LUCENE\((.+?)\)\}\}/g, "apoc.text.join(split($1, ' ')[0..256], ' ')"],

@@ -312,6 +312,11 @@ export function defaultSeeds(
   });
 }
 
+/** A title that is the name as written, a trailing "(...)" allowed: an entity's own page (a hub's, a kept one's). */
+function titledBy(title: string | undefined, name: string): boolean {
+  return title === name || (title?.startsWith(`${name} (`) ?? false);
+}
+
 /**
  * The pages kept ahead in rrf by hopPageKeep and namePageKeep: the own page of each seed marked ownPage (defaultSeeds), the
  * one passage that mentions it and is titled by its name (a trailing "(...)" allowed); a name that titles several, none.
@@ -320,7 +325,7 @@ export function ownPages(g: RefGraph, seeds: { id: string; ownPage?: boolean }[]
   const pages = new Set<string>();
   for (const s of seeds.filter((x) => x.ownPage)) {
     const name = g.entities.find((e) => e.id === s.id)?.name ?? '';
-    const own = g.passages.filter((x) => (x.title === name || x.title?.startsWith(`${name} (`)) && x.mentions.includes(s.id));
+    const own = g.passages.filter((x) => titledBy(x.title, name) && x.mentions.includes(s.id));
     if (own.length === 1) pages.add(own[0].id);
   }
   return [...pages];
@@ -543,7 +548,7 @@ export function selectPassages(
     const reached = new Set([...direct, ...vectorSide, ...lexicalSide].map((c) => c.id));
     for (const hub of hubs) {
       const name = nameOf.get(hub.id)!;
-      for (const pid of mentionedBy.get(hub.id) ?? []) if (titleOf.get(pid) === name || titleOf.get(pid)!.startsWith(`${name} (`)) reached.add(pid);
+      for (const pid of mentionedBy.get(hub.id) ?? []) if (titledBy(titleOf.get(pid), name)) reached.add(pid);
     }
     for (const hub of hubs)
       for (const pid of mentionedBy.get(hub.id) ?? []) if (reached.has(pid)) viaHubs.set(pid, (viaHubs.get(pid) ?? 0) + hub.weight * aboutFactor(pid, hub.id));
