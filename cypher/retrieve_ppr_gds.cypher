@@ -69,10 +69,28 @@ CALL () {
          // The index keeps a word with an apostrophe whole ("alzheimer's"): such words are searched as written too.
          [w IN split(apoc.text.regreplace(toLower(coalesce($question, '')), "[^\\p{L}\\p{N}'\u2019]+", ' '), ' ') WHERE w =~ "\\p{L}+['\u2019]\\p{L}+"] AS
              apostrophed
-    // At most 256 words reach Lucene (it refuses queries of more than 1,024 clauses). Only the first 50 hits are checked: a
-    // name the question writes once can rank below them when it repeats other names' words (docs/statements.md#name-seeds).
-    CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q + apoc.text.join(apostrophed, ' ')), ' ')[0..256], ' '), {limit: 50}) YIELD
-        node
+    // Two searches. The name index's first 50 hits for the question's words: at most 256 words reach Lucene (it refuses
+    // queries of more than 1,024 clauses). And, as a name the question writes can rank below those 50 when other names
+    // share its words, each run of up to 12 words that starts at a capital or a digit, looked up by entity id: an extracted
+    // entity's id is its normalised name (normalizeName in server/graph/facts.ts; docs/statements.md#name-seeds).
+    CALL (q, apostrophed) {
+      CALL db.index.fulltext.queryNodes('entity_name', apoc.text.join(split(trim(q + apoc.text.join(apostrophed, ' ')), ' ')[0..256], ' '), {limit: 50}) YIELD
+          node
+      RETURN node
+      UNION
+      WITH [w IN split(trim(apoc.text.regreplace(replace(coalesce($question, ''), '&', ' and '),
+          "[^\\p{L}\\p{N}.'\u2018\u2019\u201a\u201b\u02bc\u02b9`\u00b4\u2032]+", ' ')), ' ') WHERE w <> ''] AS words
+      WITH [w IN words | {start: w =~ '[\\p{Lu}\\p{N}].*', key: apoc.text.regreplace(apoc.text.regreplace(apoc.text.regreplace(normalize(toLower(w), NFKD),
+          '\\p{M}+|(?<!\\p{N})\\.|\\.(?!\\p{N})', ''), "['\u2018\u2019\u201a\u201b\u02bc\u02b9`\u00b4\u2032]s$", ''),
+          "['\u2018\u2019\u201a\u201b\u02bc\u02b9`\u00b4\u2032]", '')}] AS words
+      WITH [w IN words WHERE w.key <> ''] AS words
+      UNWIND [i IN range(0, size(words) - 1) WHERE words[i].start] AS i
+      UNWIND range(i + 1, apoc.coll.min([size(words), i + 12])) AS j
+      MATCH (node:Entity {id: 'e:' + apoc.text.join([w IN words[i..j] | w.key], ' ')})
+      // One word only as a name the extractor typed: an untyped word ("German") or a value is as often no name asked about.
+      WHERE j - i >= 2 OR NOT coalesce(node.type, 'Entity') IN ['Entity'] + ['Date', 'Number', 'Money', 'Percent', 'Nationality']
+      RETURN node
+    }
     WITH q, caps, innerCaps, node, ' ' + trim(apoc.text.regreplace(toLower(node.name), '[^\\p{L}\\p{N}]+', ' ')) + ' ' AS nameWords
     WHERE size(node.name) >= 3 AND q CONTAINS nameWords
     // The question must write an extracted name as a name (its capitals, one past its first word); curated names as they are

@@ -108,6 +108,14 @@ const MACROS: [RegExp, string][] = [
   // {{OWN_PAGE(p, e)}}: passage p is entity e's own page, titled by its name as written (a trailing "(...)" allowed, read
   // through the title index) and mentioning it: a hub's page, a named entity's or a written hop's (docs/statements.md#fusion).
   [/\{\{OWN_PAGE\((\w+), (\w+)\)\}\}/g, "($1.title = $2.name OR $1.title STARTS WITH $2.name + ' (') AND ($1)-[:MENTIONS]->($2)"],
+  // {{NAME_KEY(w)}}: a question word as an entity id's word (normalizeName in server/graph/facts.ts, word by word): lower
+  // case, accents, dots (but between digits), a possessive's 's and every apostrophe dropped ("D'Annunzio" -> dannunzio).
+  [
+    /\{\{NAME_KEY\((.+?)\)\}\}/g,
+    String.raw`apoc.text.regreplace(apoc.text.regreplace(apoc.text.regreplace(normalize(toLower($1), NFKD), '\\p{M}+|(?<!\\p{N})\\.|\\.(?!\\p{N})', ''), "[{{APOSTROPHES}}]s$$", ''), "[{{APOSTROPHES}}]", '')`,
+  ],
+  // The apostrophes normalizeName reads as one, for a character class.
+  [/\{\{APOSTROPHES\}\}/g, "'\\u2018\\u2019\\u201a\\u201b\\u02bc\\u02b9`\\u00b4\\u2032"],
   [/\{\{SINGULAR\((.+?)\)\}\}/g, "CASE WHEN $1 ENDS WITH 's' THEN left($1, size($1) - 1) ELSE $1 END"],
   [/\{\{WORDS\((.+?)\)\}\}/g, String.raw`trim(apoc.text.regreplace(toLower($1), '[^\\p{L}\\p{N}]+', ' '))`],
   [/\{\{LUCENE\((.+?)\)\}\}/g, "apoc.text.join(split($1, ' ')[0..256], ' ')"],
