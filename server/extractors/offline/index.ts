@@ -1,5 +1,5 @@
 /**
- * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v5'.
+ * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v6'.
  *
  * Built on wink-nlp + wink-eng-lite-web-model (sentence splitting, POS tags, lemmas, a small
  * NER for numbers/dates); ~1,000 passages/s on one core. On top of that:
@@ -29,7 +29,8 @@
  *      between them plus a following preposition ("born_in", "direct_by"), or "<noun>_of"
  *      ("daughter_of", "daughter of novelist J. G. Ballard"), or ALIAS_PREDICATE ("also known as",
  *      "(born Samuel Cook)"), or the predicate of the name it is coordinated with ("son of A and B": B
- *      too), else "related_to";
+ *      too), else "related_to"; a nationality that describes the name after it ("married to Polish film
+ *      director Roman Polanski") is no verb's object: the verb goes to the name only;
  *    - title -> every other entity of the passage: the verb that links them when the sentence is
  *      about the title (title mention, pronoun or "The film ..." subject), else "mentions";
  *    - a long name -> its components ("related_to") and variants (ALIAS_PREDICATE).
@@ -51,7 +52,7 @@ export { extractPassage, type OfflineExtractorOptions } from './extract.js';
 export { MAX_RELATIONS_PER_SENTENCE } from './relations.js';
 
 /** Bumped when the extraction of the same text changes, so re-posted documents are extracted again. */
-export const OFFLINE_EXTRACTOR_ID = 'offline:v5';
+export const OFFLINE_EXTRACTOR_ID = 'offline:v6';
 
 export function createOfflineExtractor(options: OfflineExtractorOptions = {}): Extractor {
   const opts = { ...options };

@@ -91,10 +91,33 @@ function addCooccurrences(rels: RelationSet, toks: Tok[], list: Mention[]): void
       // "He moved to Nashville, Tennessee and joined the Opry": a name inside a prepositional phrase is not the
       // subject of a verb that follows it
       else if (!pred.endsWith('_of') && pred !== 'related_to' && isPrepositionalObject(toks, a.start)) pred = 'related_to';
+      // "married to Polish film director Roman Polanski": the nationality describes the name after it, which the
+      // predicate reaches ("married_to Roman Polanski"); it is not the predicate's object itself
+      else if (pred !== 'related_to' && describesNextName(toks, list, b)) pred = 'related_to';
       rels.add(a.key, pred, b.key);
       count++;
     }
   }
+}
+
+/**
+ * Whether nationality mention b describes the name that follows it: only lower-case nouns and adjectives (at most
+ * three: "film director", "alternative rock band") and articles ("rock band the Beach Boys") stand between b and the
+ * sentence's next mention, itself no value.
+ */
+function describesNextName(toks: Tok[], list: readonly Mention[], b: Mention): boolean {
+  if (b.type !== 'Nationality') return false;
+  let next: Mention | undefined;
+  for (const o of list) if (o.sent === b.sent && o.start > b.end && (!next || o.start < next.start)) next = o;
+  if (!next || OBJECT_ONLY.has(next.type)) return false;
+  let words = 0;
+  for (let i = b.end + 1; i < next.start; i++) {
+    const t = toks[i];
+    if (t.kind !== 'word' || t.cap) return false;
+    if (t.pos === 'DET') continue;
+    if ((t.pos !== 'NOUN' && t.pos !== 'ADJ') || ++words > 3) return false;
+  }
+  return true;
 }
 
 /** What may stand between two coordinated names: "A and B", "A, B", "A or B", "A and of his wife B", "A and his wife, née B". */
@@ -171,6 +194,6 @@ function addTitleRelations(
     const sentStart = sentSpans[m.sent]?.[0] ?? 0;
     const tm = titleMentionsBySent.get(m.sent);
     const from = tm && tm.end < m.start ? tm.end + 1 : !tm && refersToTitle(toks, sentStart, m.sent) ? sentStart : -1;
-    rels.add(titleKey, (from >= 0 ? predicateAt(m, from) : undefined) ?? 'mentions', e.key);
+    rels.add(titleKey, (from >= 0 && !describesNextName(toks, names, m) ? predicateAt(m, from) : undefined) ?? 'mentions', e.key);
   }
 }

@@ -21,7 +21,7 @@ const SNOW_TEXT = 'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. H
 
 describe('offline extractor', () => {
   it('has the documented id', () => {
-    expect(extractor.id).toBe('offline:v5');
+    expect(extractor.id).toBe('offline:v6');
   });
 
   it('extracts a named person and a place with guessed types', async () => {
@@ -131,6 +131,19 @@ describe('offline extractor', () => {
     expect(pred('Lycée Louis-le-Grand')).toEqual(['educated_at']);
     // an adjective that is no participle stays no verb: "a French actress" is no predicate
     expect(pred('French')).toEqual(['mentions']);
+    // the nationality of the name the verb reaches is not the verb's object
+    expect(pred('Polish')).not.toContain('married_to');
+  });
+
+  it('a nationality before a role and a name is not the object ("written by American musicians Mike Love and Brian Wilson")', async () => {
+    const x = await run('Kokomo', 'Kokomo is a song written by American musicians Mike Love and Brian Wilson. It was a 1988 hit for the Beach Boys.');
+    const pred = (object: string) => x.relations.filter((r) => r.subject === 'Kokomo' && r.object === object).map((r) => r.predicate);
+    expect(pred('Mike Love')).toEqual(['write_by']);
+    expect(pred('American')).not.toContain('write_by');
+    const y = await run("Aren't You Glad", '"Aren\'t You Glad" is a song written by Brian Wilson and Mike Love for American rock band the Beach Boys.');
+    const yPred = (object: string) => y.relations.filter((r) => r.subject === "Aren't You Glad" && r.object === object).map((r) => r.predicate);
+    expect(yPred('Mike Love')).toEqual(['write_by']);
+    expect(yPred('American')).not.toContain('write_by');
   });
 
   it('extracts full dates, their years and "City, State" places', async () => {
