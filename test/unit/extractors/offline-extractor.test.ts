@@ -13,6 +13,11 @@ function entity(x: Extraction, name: string): ExtractedEntity | undefined {
   return x.entities.find((e) => normalizeName(e.name) === normalizeName(name));
 }
 
+/** The predicates of the relations from subject to object, in extraction order. */
+function predicates(x: Extraction, subject: string, object: string): string[] {
+  return x.relations.filter((r) => r.subject === subject && r.object === object).map((r) => r.predicate);
+}
+
 function names(x: Extraction): string[] {
   return x.entities.map((e) => e.name);
 }
@@ -88,7 +93,7 @@ describe('offline extractor', () => {
     expect(z.relations.filter((r) => r.object === 'Roger Corman').map((r) => r.predicate)).not.toContain('direct_by');
     // the rule needs a comma or a conjunction between the two names: "son of A in B" is not coordination
     const w = await run('Huo Yi', 'Huo Yi was the son of Huo Jun in Nanjun.');
-    expect(w.relations.filter((r) => r.subject === 'Huo Yi' && r.object === 'Nanjun').map((r) => r.predicate)).not.toContain('son_of');
+    expect(predicates(w, 'Huo Yi', 'Nanjun')).not.toContain('son_of');
   });
 
   it('does not take a sentence-initial kin noun before "of" into the name after it', async () => {
@@ -116,7 +121,7 @@ describe('offline extractor', () => {
     );
     expect(entity(x, 'Go-Go')).toBeDefined();
     expect(names(x)).not.toContain('Go');
-    expect(x.relations.filter((r) => r.subject === 'Monster a Go-Go' && r.object === 'Bill Rebane').map((r) => r.predicate)).toContain('direct_by');
+    expect(predicates(x, 'Monster a Go-Go', 'Bill Rebane')).toContain('direct_by');
     expect(entity(x, 'Monster a Go-Go')?.description).toContain('science-fiction');
     expect(entity(x, 'Monster a Go-Go')?.description).not.toContain('one-and');
   });
@@ -126,7 +131,7 @@ describe('offline extractor', () => {
       'Emmanuelle Seigner',
       'Emmanuelle Seigner (born 22 June 1966) is a French actress. She is married to Polish film director Roman Polanski. She was educated at the Lycée Louis-le-Grand.',
     );
-    const pred = (object: string) => x.relations.filter((r) => r.subject === 'Emmanuelle Seigner' && r.object === object).map((r) => r.predicate);
+    const pred = (object: string) => predicates(x, 'Emmanuelle Seigner', object);
     expect(pred('Roman Polanski')).toEqual(['married_to']);
     expect(pred('Lycée Louis-le-Grand')).toEqual(['educated_at']);
     // an adjective that is no participle stays no verb: "a French actress" is no predicate
@@ -137,11 +142,11 @@ describe('offline extractor', () => {
 
   it('a nationality before a role and a name is not the object ("written by American musicians Mike Love and Brian Wilson")', async () => {
     const x = await run('Kokomo', 'Kokomo is a song written by American musicians Mike Love and Brian Wilson. It was a 1988 hit for the Beach Boys.');
-    const pred = (object: string) => x.relations.filter((r) => r.subject === 'Kokomo' && r.object === object).map((r) => r.predicate);
+    const pred = (object: string) => predicates(x, 'Kokomo', object);
     expect(pred('Mike Love')).toEqual(['write_by']);
     expect(pred('American')).not.toContain('write_by');
     const y = await run("Aren't You Glad", '"Aren\'t You Glad" is a song written by Brian Wilson and Mike Love for American rock band the Beach Boys.');
-    const yPred = (object: string) => y.relations.filter((r) => r.subject === "Aren't You Glad" && r.object === object).map((r) => r.predicate);
+    const yPred = (object: string) => predicates(y, "Aren't You Glad", object);
     expect(yPred('Mike Love')).toEqual(['write_by']);
     expect(yPred('American')).not.toContain('write_by');
   });
