@@ -14,10 +14,21 @@ WITH *, [s IN seeds WHERE s.namedActivation > 0 | s.node] AS named
 CALL (seeds) {
   UNWIND CASE WHEN $fusion = 'rrf' AND $hopPageKeep THEN [s IN seeds WHERE s.writtenHop | s.node] ELSE [] END +
          CASE WHEN $fusion = 'rrf' AND $namePageKeep THEN [s IN seeds WHERE s.namedActivation > 0 AND s.written | s.node] ELSE [] END AS e
-  MATCH (p:Passage) WHERE {{OWN_PAGE(p, e)}}
-  // Namesakes (several pages titled by the name) leave it open which page is the entity's: none is kept.
-  WITH e, collect(DISTINCT p) AS pages WHERE size(pages) = 1
-  RETURN collect(DISTINCT elementId(pages[0])) AS ownPages
+  CALL (e) {
+    MATCH (p:Passage) WHERE {{OWN_PAGE(p, e)}}
+    RETURN p
+    UNION ALL
+    // An entity that titles no page ("King Victor Emmanuel III"): the pages its synonyms (SAME_AS) title ("Victor Emmanuel III of Italy").
+    WITH e WHERE NOT EXISTS { MATCH (q:Passage) WHERE {{OWN_PAGE(q, e)}} }
+    MATCH (e)-[:SAME_AS]-(x:Entity)
+    MATCH (p:Passage) WHERE {{OWN_PAGE(p, x)}}
+    RETURN p
+  }
+  // Namesakes (several documents titled by the name) leave it open which page is the entity's: none is kept. A document
+  // split into chunks is one page: its first chunk (ids doc#0, doc#1...: the shortest id, then the least) is kept.
+  WITH e, p ORDER BY size(p.id), p.id
+  WITH e, collect(DISTINCT coalesce(p.documentId, p.id)) AS documents, collect(p)[0] AS lead WHERE size(documents) = 1
+  RETURN collect(DISTINCT elementId(lead)) AS ownPages
 }
 CALL (topEntities, extraCandidates, named, ownPages) {
   CALL () {

@@ -130,6 +130,56 @@ describe.each(['gated', 'ppr'] as Mode[])('%s', (mode) => {
     }
   });
 
+  test('a page split into chunks is one page: its first chunk is kept, not the others', async () => {
+    // A second chunk of Bill Rebane's document (the fixture's passages are documents 'doc-' + their id).
+    await driver.executeQuery(
+      "MATCH (e:Entity {id: 'p:rebane'}) CREATE (:Passage {id: 'd:rebane#1', documentId: 'doc-d:rebane', title: 'Bill Rebane', text: 'Bill Rebane lives in Wisconsin.', embedding: $v})-[:MENTIONS {weight: 1.0}]->(e)",
+      { v: withCosine(q, 0.05, rand) },
+      { database: 'neo4j' },
+    );
+    try {
+      const r = await ask(mode, COMPARISON, {});
+      expect(kept(r).sort()).toEqual(HOPS);
+    } finally {
+      await driver.executeQuery("MATCH (p:Passage {id: 'd:rebane#1'}) DETACH DELETE p", {}, { database: 'neo4j' });
+    }
+  });
+
+  test('a hop that titles no page: the page its synonym (SAME_AS) titles is kept', async () => {
+    // Bill Rebane's page is titled by another name of his, William Rebane, a second entity SAME_AS him.
+    await driver.executeQuery(
+      "MATCH (p:Passage {id: 'd:rebane'}), (e:Entity {id: 'p:rebane'}) SET p.title = 'William Rebane' " +
+        "CREATE (p)-[:MENTIONS {weight: 1.0}]->(w:Entity {id: 'p:william', name: 'William Rebane', type: 'Person'})<-[:SAME_AS]-(e)",
+      {},
+      { database: 'neo4j' },
+    );
+    try {
+      const r = await ask(mode, COMPARISON, {});
+      expect(kept(r).sort()).toEqual(HOPS);
+    } finally {
+      await driver.executeQuery(
+        "MATCH (p:Passage {id: 'd:rebane'}) SET p.title = 'Bill Rebane' WITH p MATCH (w:Entity {id: 'p:william'}) DETACH DELETE w",
+        {},
+        { database: 'neo4j' },
+      );
+    }
+  });
+
+  test("a hop that titles its own page keeps that one, not its synonym's", async () => {
+    await driver.executeQuery(
+      "MATCH (e:Entity {id: 'p:pasquale'}) CREATE (e)-[:SAME_AS]->(w:Entity {id: 'p:festa', name: 'Festa Campanile', type: 'Person'})" +
+        "<-[:MENTIONS {weight: 1.0}]-(:Passage {id: 'd:festa', documentId: 'doc-d:festa', title: 'Festa Campanile', text: 'Festa Campanile is a surname.', embedding: $v})",
+      { v: withCosine(q, 0.05, rand) },
+      { database: 'neo4j' },
+    );
+    try {
+      const r = await ask(mode, COMPARISON, {});
+      expect(kept(r).sort()).toEqual(HOPS);
+    } finally {
+      await driver.executeQuery("MATCH (x) WHERE x.id IN ['p:festa', 'd:festa'] DETACH DELETE x", {}, { database: 'neo4j' });
+    }
+  });
+
   test('a question that names nothing writes no hop: the same ranking either way', async () => {
     const on = await ask(mode, UNNAMED, {});
     const off = await ask(mode, UNNAMED, { hopPageKeep: false });
