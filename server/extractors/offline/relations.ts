@@ -1,11 +1,13 @@
 /**
- * A passage's relations: nearest co-occurring pairs in each sentence, components and variants of
- * long names, the title's alias and parts, and the title -> every other entity.
+ * A passage's relations: a sentence's opening kin phrase ("The son of X, he ..."), nearest co-occurring pairs in
+ * each sentence, components and variants of long names, the title's alias and parts, and the title -> every other
+ * entity.
  */
 import { ALIAS_PREDICATE, LITERAL_TYPES } from '../../graph/facts.js';
 import type { ExtractedRelation } from '../types.js';
 import type { Entities, TitleKeys } from './entities.js';
 import { isAliasLink, isPrepositionalObject, predicateBetween, refersToTitle } from './predicates.js';
+import { PERSON_TITLES } from './lexicon.js';
 import type { Mention, Tok } from './tokens.js';
 
 /** Maximum co-occurrence relations produced per sentence. */
@@ -51,10 +53,12 @@ export function extractRelations(toks: Tok[], sentSpans: number[][], mentions: M
     bySentence.set(m.sent, list);
   }
   for (const [, all] of bySentence) {
+    addFrontedKin(rels, toks, sentSpans, all, keys.titleKey);
     addCooccurrences(
       rels,
       toks,
       all.filter((m) => m.primary),
+      keys.titleKey,
     );
     // components and variants hang off the name they were taken from
     for (const m of all) {
@@ -69,8 +73,49 @@ export function extractRelations(toks: Tok[], sentSpans: number[][], mentions: M
   return rels.relations;
 }
 
+/** The kin nouns a sentence may open with ("The son of X, he ..."). */
+const KIN_NOUNS = new Set(['son', 'daughter', 'child', 'grandson', 'granddaughter', 'nephew', 'niece', 'brother', 'sister', 'widow', 'wife', 'husband']);
+
+/**
+ * A sentence that opens with a kin phrase: "The son of Henry Sturt, he was created ...", "Daughter of King Constantine I
+ * of Greece and his wife, Princess Sophia of Prussia, Princess Helen spent ...". Its subject (the title for "he" or
+ * "she" after a comma; else the first name after a comma that a verb follows) is <kin>_of every name in the phrase.
+ * Before the co-occurrence pass, so the pairs it links get no other predicate. `all` are the sentence's mentions.
+ */
+function addFrontedKin(rels: RelationSet, toks: Tok[], sentSpans: number[][], all: readonly Mention[], titleKey: string | undefined): void {
+  const names = all.filter((m) => m.primary && !OBJECT_ONLY.has(m.type));
+  if (names.length === 0) return;
+  const [start, end] = sentSpans[names[0].sent] ?? [0, -1];
+  let i = start;
+  if (toks[i]?.pos === 'DET') i++;
+  // "eldest", "second", "only", "illegitimate": at most two lower-case words before the kin noun
+  for (let n = 0; n < 2 && i <= end && !toks[i].cap && !KIN_NOUNS.has(toks[i].lower) && (toks[i].pos === 'ADJ' || toks[i].pos === 'NUM'); n++) i++;
+  if (i + 1 > end || !KIN_NOUNS.has(toks[i].lower) || toks[i + 1].lower !== 'of') return;
+  const kin = toks[i].lower;
+  for (let j = i + 2; j < end; j++) {
+    if (toks[j].value !== ',') continue;
+    const next = toks[j + 1];
+    const named = names.find((m) => m.start === j + 1);
+    let subject: string | undefined;
+    if (next.lower === 'he' || next.lower === 'she') subject = titleKey;
+    else if (named && (toks[named.end + 1]?.pos === 'VERB' || toks[named.end + 1]?.pos === 'AUX'))
+      subject = titleKey && namesTitle(named.key, titleKey) ? titleKey : named.key;
+    else continue;
+    if (!subject) return;
+    for (const p of names) if (p.start > i + 1 && p.end < j && p.key !== subject) rels.add(subject, `${kin}_of`, p.key);
+    return;
+  }
+}
+
+/** Whether a name is the title's, shortened: its words but titles ("Princess Helen") are all the title's ("Helen of Greece and Denmark"). */
+function namesTitle(key: string, titleKey: string): boolean {
+  const own = key.split(' ').filter((w) => !PERSON_TITLES.has(w));
+  const title = new Set(titleKey.split(' '));
+  return own.length > 0 && own.every((w) => title.has(w));
+}
+
 /** Nearest co-occurring pairs among the primary mentions of one sentence. */
-function addCooccurrences(rels: RelationSet, toks: Tok[], list: Mention[]): void {
+function addCooccurrences(rels: RelationSet, toks: Tok[], list: Mention[], titleKey: string | undefined): void {
   let count = 0;
   for (let i = 0; i < list.length && count < MAX_RELATIONS_PER_SENTENCE; i++) {
     const a = list[i];
@@ -94,10 +139,49 @@ function addCooccurrences(rels: RelationSet, toks: Tok[], list: Mention[]): void
       // "married to Polish film director Roman Polanski": the nationality describes the name after it, which the
       // predicate reaches ("married_to Roman Polanski"); it is not the predicate's object itself
       else if (pred !== 'related_to' && describesNextName(toks, list, b)) pred = 'related_to';
+      // "Hermann II ... was born in 1345 in Burg Grebenstein, the son of Louis the Junker": the place of birth is no
+      // one's son; the kin relation is the person's born before it, when the sentence names one (the title's, when
+      // that name is the title's shortened)
+      else if (KIN_OF.test(pred)) {
+        const born = bornAt(toks, a);
+        if (born !== undefined) {
+          const person = nameBefore(list, born);
+          const subject = person && titleKey && namesTitle(person.key, titleKey) ? titleKey : person?.key;
+          if (subject && !rels.linked(subject, b.key)) rels.add(subject, pred, b.key);
+          pred = 'related_to';
+        }
+      }
       rels.add(a.key, pred, b.key);
       count++;
     }
   }
+}
+
+/** Kin predicates ("son_of", "eldest_daughter_of"): their subject is a person. */
+const KIN_OF = /(?:^|_)(?:son|daughter|child|wife|husband|widow|brother|sister|father|mother|grandson|granddaughter|nephew|niece|heir)_of$/;
+
+/** Words that may stand between "born" and the place it introduces: "born in 1345 in", "born on 8 May 1866 at". */
+const BORN_PLACE_WORDS = new Set(['in', 'at', 'near', 'on', ',', '(', ')', 'c', 'c.', 'circa', 'about']);
+
+/**
+ * The token index of the "born" whose place mention m is ("born in 1345 in Burg Grebenstein", "born at New Haven,
+ * Connecticut"), or undefined: looking back at most 12 tokens of m's sentence through numbers, months and other
+ * capitalised words, commas and "in", "at", "on".
+ */
+function bornAt(toks: Tok[], m: Mention): number | undefined {
+  for (let k = m.start - 1; k >= 0 && k >= m.start - 12 && toks[k].sent === m.sent; k--) {
+    const t = toks[k];
+    if (t.lower === 'born') return toks[k + 1] && ['in', 'at', 'near', 'on'].includes(toks[k + 1].lower) ? k : undefined;
+    if (!(t.kind === 'number' || t.cap || BORN_PLACE_WORDS.has(t.lower))) return undefined;
+  }
+  return undefined;
+}
+
+/** The sentence's first name (no value), when it ends before token `at`: "Hermann II" for 'Hermann II, called "the Scholar", was born in'. */
+function nameBefore(list: readonly Mention[], at: number): Mention | undefined {
+  let first: Mention | undefined;
+  for (const o of list) if (!OBJECT_ONLY.has(o.type) && (!first || o.start < first.start)) first = o;
+  return first && first.end < at ? first : undefined;
 }
 
 /**
