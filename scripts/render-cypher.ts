@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../server/config.js';
 import { CYPHER_DIR, cypherLiteral } from '../server/db/cypher.js';
-import { CONVERSE_WORDS, DEFAULT_PPR_GRAPH_NAME, IN_LAW_KIN, DEFAULT_TRAVERSE_TYPES, LITERAL_TYPES, PROJECTION_TYPES } from '../server/graph/facts.js';
+import {
+  CONVERSE_WORDS,
+  DEFAULT_PPR_GRAPH_NAME,
+  IN_LAW_KIN,
+  KIN_GENDERS,
+  DEFAULT_TRAVERSE_TYPES,
+  LITERAL_TYPES,
+  PROJECTION_TYPES,
+} from '../server/graph/facts.js';
 import { GATED_DEEP_FILE, GATED_FILE_STEPS, MAX_PUSH_ROUNDS, MAX_STEPS, MODES, PPR_GDS_FILE, type Mode, type ParamSpec } from '../server/retrieval/params.js';
 
 /**
@@ -89,6 +97,7 @@ const MACROS: [RegExp, string][] = [
   // Literal entity types (dates, numbers, nationalities): values, never walked from as seeds.
   [/\{\{LITERAL_TYPES\}\}/g, `[${LITERAL_TYPES.map((t) => `'${t}'`).join(', ')}]`],
   [/\{\{IN_LAW_KIN\}\}/g, `[${IN_LAW_KIN.map((w) => `'${w}'`).join(', ')}]`],
+  [/\{\{KIN_GENDERS\}\}/g, `[${KIN_GENDERS.map((c) => `[${c.map((ws) => `[${ws.map((w) => `'${w}'`).join(', ')}]`).join(', ')}]`).join(', ')}]`],
   [/\{\{CONVERSE_WORDS\}\}/g, `[${CONVERSE_WORDS.map((c) => `[${c.map((ws) => `[${ws.map((w) => `'${w}'`).join(', ')}]`).join(', ')}]`).join(', ')}]`],
   // The capitalised words of a name, lower-cased, articles aside ("Princess Yolanda of Savoy" ->
   // princess, yolanda, savoy; "The Beatles" -> beatles: a question writes "the Beatles").

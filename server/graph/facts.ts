@@ -82,6 +82,40 @@ export const CONVERSE_WORDS: readonly (readonly [readonly string[], readonly str
 ];
 
 /**
+ * Gendered kin words and the person titles that give a name's gender: a question's "father" is not a fact's far end
+ * titled "Princess" ("Daughter of King Constantine I of Greece and his wife, Princess Sophia of Prussia": both are
+ * daughter_of facts, the father is the king). A pair: the kin words, then the first words of a name of that gender.
+ */
+export const KIN_GENDERS: readonly (readonly [readonly string[], readonly string[]])[] = [
+  [
+    ['father', 'husband', 'son', 'brother'],
+    ['king', 'prince', 'duke', 'count', 'earl', 'baron', 'lord', 'sir', 'emperor', 'archduke', 'margrave', 'landgrave', 'elector', 'tsar', 'infante', 'mr'],
+  ],
+  [
+    ['mother', 'wife', 'daughter', 'sister'],
+    [
+      'queen',
+      'princess',
+      'duchess',
+      'countess',
+      'baroness',
+      'lady',
+      'dame',
+      'empress',
+      'archduchess',
+      'margravine',
+      'landgravine',
+      'electress',
+      'tsarina',
+      'infanta',
+      'mrs',
+      'ms',
+      'miss',
+    ],
+  ],
+];
+
+/**
  * The kin words CONVERSE_WORDS lists with "-in-law": a question's "<kin> in law" (its words lowercased, punctuation gone)
  * is read as the one word "<kin>-in-law".
  */

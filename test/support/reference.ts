@@ -4,7 +4,7 @@
  * against (same top-K, same scores within 1e-6). Readable first; fast enough
  * for the small random graphs of the property tests.
  */
-import { CONVERSE_WORDS, IN_LAW_KIN } from '../../server/graph/facts.js';
+import { CONVERSE_WORDS, IN_LAW_KIN, KIN_GENDERS } from '../../server/graph/facts.js';
 
 export interface RefEntity {
   id: string;
@@ -188,11 +188,27 @@ export function defaultSeeds(
       w === 'which' || w === 'what' ? [qWords.slice(i + 1, i + 4).findIndex((x) => x.length >= 4)].filter((k) => k >= 0).map((k) => i + 1 + k) : [],
     ),
   );
-  // A question word writes a predicate that shares its stem, or that it names from the other end (CONVERSE_WORDS).
-  const writesWord = (r: RefRelation, w: string) =>
-    stems(r).some((st) => w.startsWith(st)) ||
-    (p.converseWords !== false && CONVERSE_WORDS.some(([asked, said]) => asked.includes(w) && predicateWords(r).some((x) => said.includes(x))));
-  const writes = (r: RefRelation) => qWords.some((w, j) => !answerType.has(j) && writesWord(r, w));
+  // A question word writes a predicate that shares its stem, or that it names from the other end (CONVERSE_WORDS); a
+  // gendered kin word none whose far end (from named entity n) holds, in its name and its synonyms', titles of the other
+  // gender only (KIN_GENDERS).
+  const nameWords = (id: string) =>
+    (g.entities.find((e) => e.id === id)?.name ?? '')
+      .replace(/[^\p{L}]+/gu, ' ')
+      .toLowerCase()
+      .split(' ');
+  const farWords = (r: RefRelation, n: string) => {
+    const far = r.from === n ? r.to : r.from;
+    const synonyms = g.relations.filter((s) => s.type === 'SAME_AS' && (s.from === far || s.to === far)).map((s) => (s.from === far ? s.to : s.from));
+    return [far, ...synonyms].flatMap(nameWords);
+  };
+  const otherGender = (w: string, names: string[]) =>
+    KIN_GENDERS.some(([kin, titles]) => kin.includes(w) && !titles.some((t) => names.includes(t))) &&
+    KIN_GENDERS.some(([kin, titles]) => !kin.includes(w) && titles.some((t) => names.includes(t)));
+  const writesWord = (r: RefRelation, w: string, n: string) =>
+    (stems(r).some((st) => w.startsWith(st)) ||
+      (p.converseWords !== false && CONVERSE_WORDS.some(([asked, said]) => asked.includes(w) && predicateWords(r).some((x) => said.includes(x))))) &&
+    !otherGender(w, farWords(r, n));
+  const writes = (r: RefRelation, n: string) => qWords.some((w, j) => !answerType.has(j) && writesWord(r, w, n));
   // Per named entity, the bonus of each of its facts: of a curated type, only for the types whose predicate word the
   // question writes nearest the entity's name (distance 0: not measured, a text-read type or a name the question lacks).
   const bonusAt = new Map(
@@ -200,10 +216,10 @@ export function defaultSeeds(
       const nameWords = words((g.entities.find((e) => e.id === n)?.name ?? '').toLowerCase());
       const at = qWords.findIndex((_, i) => nameWords.length > 0 && nameWords.every((w, k) => qWords[i + k] === w));
       const distance = (r: RefRelation): number | null => {
-        if (!writes(r)) return null;
+        if (!writes(r, n)) return null;
         if (at < 0 || TEXT_TYPES.includes(r.type)) return 0;
         const ds = qWords
-          .map((w, j) => (!answerType.has(j) && writesWord(r, w) ? j : -1))
+          .map((w, j) => (!answerType.has(j) && writesWord(r, w, n) ? j : -1))
           .filter((j) => j >= 0 && (j < at || j >= at + nameWords.length))
           .map((j) => (j < at ? at - j : j - at - nameWords.length + 1));
         return ds.length ? Math.min(...ds) : null;

@@ -5,7 +5,7 @@ import type { Retriever } from '../../../server/retrieval/retriever.js';
 import { defaultParams } from '../../../server/retrieval/params.js';
 import { TEST_DIM, randomUnit, testDriver } from '../../support/db.js';
 import { defaultSeeds } from '../../support/reference.js';
-import { entityMaker, factMaker, fixtureRetriever, loadFixtureGraph, referenceGraph, type FixtureGraph } from '../../support/fixtures.js';
+import { entityMaker, factMaker, fixtureRetriever, loadFixtureGraph, referenceGraph, withCosine, type FixtureGraph } from '../../support/fixtures.js';
 
 /**
  * A page states its subject's kin from its own side ("Bea Ballard daughter_of J. G. Ballard"); a question asks from the
@@ -96,6 +96,76 @@ describe('converse words', () => {
       const seeds = await seedsOf(question);
       expect(seeds.get('p:tom')?.activation).toBeCloseTo(0.55, 6);
       expect(seeds.has('p:jg')).toBe(false);
+    }
+  });
+
+  test('a gendered kin word does not write a fact whose far end is titled for the other gender (KIN_GENDERS)', async () => {
+    // The mother, titled "Princess", at a higher fact cosine than the father's 0.5.
+    await driver.executeQuery(
+      "MATCH (bea:Entity {id: 'p:bea'}) CREATE (bea)-[:RELATED {predicate: 'daughter_of', embedding: $f}]->(:Entity {id: 'p:ann', name: 'Princess Ann of Kent', type: 'Person', embedding: $e})",
+      { f: withCosine(q, 0.58, rand), e: withCosine(q, 0.05, rand) },
+      { database: 'neo4j' },
+    );
+    try {
+      // "father": the princess's daughter_of is not written; the untitled father's is, and seeds at 0.5 + 0.1.
+      const father = await seedsOf("Where was Bea Ballard's father born?");
+      expect(father.get('p:jg')?.activation).toBeCloseTo(0.6, 6);
+      expect(father.has('p:ann')).toBe(false);
+      // "mother": the princess's is written, at 0.58 + 0.1, ahead of the father's.
+      const mother = await seedsOf("Where was Bea Ballard's mother born?");
+      expect(mother.get('p:ann')?.activation).toBeCloseTo(0.68, 6);
+      expect(mother.has('p:jg')).toBe(false);
+      // "parent" has no gender: both are written, the princess's ranks first.
+      const parent = await seedsOf("Where was Bea Ballard's parent born?");
+      expect(parent.has('p:ann')).toBe(true);
+    } finally {
+      await driver.executeQuery("MATCH (e:Entity {id: 'p:ann'}) DETACH DELETE e", {}, { database: 'neo4j' });
+    }
+  });
+
+  test("a far end's synonyms give its gender too: an untitled name SAME_AS a duke is no one's mother; the reference agrees", async () => {
+    const extra: FixtureGraph = {
+      entities: [
+        ent('p:ann', 'Princess Ann of Kent', 'Person'),
+        ent('p:adolf', 'Adolf Ballard', 'Person'),
+        ent('p:duke', 'Adolf Ballard, Duke of Kent', 'Person'),
+      ],
+      passages: [],
+      relations: [
+        fact('p:bea', 'p:ann', 'daughter_of', 0.58),
+        fact('p:bea', 'p:adolf', 'daughter_of', 0.7),
+        { from: 'p:adolf', to: 'p:duke', type: 'SAME_AS' },
+      ],
+    };
+    await driver.executeQuery(
+      'UNWIND $entities AS e CREATE (:Entity {id: e.id, name: e.name, type: e.type, embedding: e.embedding}) WITH count(*) AS n ' +
+        'UNWIND $relations AS r MATCH (a:Entity {id: r.from}), (b:Entity {id: r.to}) ' +
+        "FOREACH (_ IN CASE WHEN r.type = 'SAME_AS' THEN [1] ELSE [] END | CREATE (a)-[:SAME_AS]->(b)) " +
+        "FOREACH (_ IN CASE WHEN r.type = 'RELATED' THEN [1] ELSE [] END | CREATE (a)-[:RELATED {predicate: r.predicate, embedding: r.embedding}]->(b))",
+      { entities: extra.entities, relations: extra.relations },
+      { database: 'neo4j' },
+    );
+    try {
+      // Adolf Ballard's daughter_of ranks first by cosine (0.7), but his synonym is a duke: the princess's is written.
+      const mother = await seedsOf("Where was Bea Ballard's mother born?");
+      expect(mother.get('p:ann')?.activation).toBeCloseTo(0.68, 6);
+      expect(mother.has('p:adolf')).toBe(false);
+      const father = await seedsOf("Where was Bea Ballard's father born?");
+      expect(father.get('p:adolf')?.activation).toBeCloseTo(0.8, 6);
+      const both = referenceGraph({ ...graph, entities: [...graph.entities, ...extra.entities], relations: [...graph.relations, ...extra.relations] });
+      for (const question of ["Where was Bea Ballard's mother born?", "Where was Bea Ballard's father born?", "Who is Bea Ballard's parent?"]) {
+        const r = await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: { factSeedK: 1, factWordBonus: 0.1 } });
+        const p = { ...defaultParams('gated'), relTypes: ['RELATED', 'SAME_AS'], factSeedK: 1, factWordBonus: 0.1 } as unknown as Parameters<
+          typeof defaultSeeds
+        >[5];
+        expect(r.seeds.map((s) => s.id).sort()).toEqual(
+          defaultSeeds(both, q, question, ['p:bea'], [], p)
+            .map((s) => s.id)
+            .sort(),
+        );
+      }
+    } finally {
+      await driver.executeQuery("MATCH (e:Entity) WHERE e.id IN ['p:ann', 'p:adolf', 'p:duke'] DETACH DELETE e", {}, { database: 'neo4j' });
     }
   });
 
