@@ -568,9 +568,10 @@ CALL (seeds) {
     MATCH (p:Passage) WHERE (p.title = e.name OR p.title STARTS WITH e.name + ' (') AND (p)-[:MENTIONS]->(e)
     RETURN p
     UNION ALL
-    // An entity that titles no page ("King Victor Emmanuel III"): the pages its synonyms (SAME_AS) title ("Victor Emmanuel III of Italy").
+    // An entity that titles no page ("King Victor Emmanuel III"): the pages its synonyms title ("Victor Emmanuel III of
+    // Italy"), up to two SAME_AS hops away ("King Frederick IV" -> "King Frederick IV of Denmark" -> "Frederick IV of Denmark").
     WITH e WHERE NOT EXISTS { MATCH (q:Passage) WHERE (q.title = e.name OR q.title STARTS WITH e.name + ' (') AND (q)-[:MENTIONS]->(e) }
-    MATCH (e)-[:SAME_AS]-(x:Entity)
+    MATCH (e)-[:SAME_AS*1..2]-(x:Entity) WHERE x <> e
     MATCH (p:Passage) WHERE (p.title = x.name OR p.title STARTS WITH x.name + ' (') AND (p)-[:MENTIONS]->(x)
     RETURN p
   }

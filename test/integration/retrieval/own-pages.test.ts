@@ -165,6 +165,26 @@ describe.each(['gated', 'ppr'] as Mode[])('%s', (mode) => {
     }
   });
 
+  test("a synonym's synonym counts too (two SAME_AS hops): King X -> King X of Y -> the page's X of Y", async () => {
+    await driver.executeQuery(
+      "MATCH (p:Passage {id: 'd:rebane'}), (e:Entity {id: 'p:rebane'}) SET p.title = 'William Rebane' " +
+        "CREATE (p)-[:MENTIONS {weight: 1.0}]->(w:Entity {id: 'p:william', name: 'William Rebane', type: 'Person'})" +
+        "<-[:SAME_AS]-(:Entity {id: 'p:wrebane', name: 'W. Rebane', type: 'Person'})<-[:SAME_AS]-(e)",
+      {},
+      { database: 'neo4j' },
+    );
+    try {
+      const r = await ask(mode, COMPARISON, {});
+      expect(kept(r).sort()).toEqual(HOPS);
+    } finally {
+      await driver.executeQuery(
+        "MATCH (p:Passage {id: 'd:rebane'}) SET p.title = 'Bill Rebane' WITH p MATCH (w:Entity) WHERE w.id IN ['p:william', 'p:wrebane'] DETACH DELETE w",
+        {},
+        { database: 'neo4j' },
+      );
+    }
+  });
+
   test("a hop that titles its own page keeps that one, not its synonym's", async () => {
     await driver.executeQuery(
       "MATCH (e:Entity {id: 'p:pasquale'}) CREATE (e)-[:SAME_AS]->(w:Entity {id: 'p:festa', name: 'Festa Campanile', type: 'Person'})" +
