@@ -93,12 +93,12 @@ const MACROS: [RegExp, string][] = [
   // $cosineFloor 0 (MiniLM) leaves the cosine as it is, to the bit.
   [/\{\{CALIBRATED\((.+?)\)\}\}/g, '(($1 - $cosineFloor) / (1.0 - $cosineFloor))'],
   // The relationship types ingestion reads from text (facts and synonyms); any other is curated.
-  [/\{\{TEXT_REL_TYPES\}\}/g, `[${DEFAULT_TRAVERSE_TYPES.map((t) => `'${t}'`).join(', ')}]`],
+  [/\{\{TEXT_REL_TYPES\}\}/g, cypherLiteral(DEFAULT_TRAVERSE_TYPES)],
   // Literal entity types (dates, numbers, nationalities): values, never walked from as seeds.
-  [/\{\{LITERAL_TYPES\}\}/g, `[${LITERAL_TYPES.map((t) => `'${t}'`).join(', ')}]`],
-  [/\{\{IN_LAW_KIN\}\}/g, `[${IN_LAW_KIN.map((w) => `'${w}'`).join(', ')}]`],
-  [/\{\{KIN_GENDERS\}\}/g, `[${KIN_GENDERS.map((c) => `[${c.map((ws) => `[${ws.map((w) => `'${w}'`).join(', ')}]`).join(', ')}]`).join(', ')}]`],
-  [/\{\{CONVERSE_WORDS\}\}/g, `[${CONVERSE_WORDS.map((c) => `[${c.map((ws) => `[${ws.map((w) => `'${w}'`).join(', ')}]`).join(', ')}]`).join(', ')}]`],
+  [/\{\{LITERAL_TYPES\}\}/g, cypherLiteral(LITERAL_TYPES)],
+  [/\{\{IN_LAW_KIN\}\}/g, cypherLiteral(IN_LAW_KIN)],
+  [/\{\{KIN_GENDERS\}\}/g, cypherLiteral(KIN_GENDERS)],
+  [/\{\{CONVERSE_WORDS\}\}/g, cypherLiteral(CONVERSE_WORDS)],
   // The capitalised words of a name, lower-cased, articles aside ("Princess Yolanda of Savoy" ->
   // princess, yolanda, savoy; "The Beatles" -> beatles: a question writes "the Beatles").
   [

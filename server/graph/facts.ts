@@ -84,7 +84,8 @@ export const CONVERSE_WORDS: readonly (readonly [readonly string[], readonly str
 /**
  * Gendered kin words and the person titles that give a name's gender: a question's "father" is not a fact's far end
  * titled "Princess" ("Daughter of King Constantine I of Greece and his wife, Princess Sophia of Prussia": both are
- * daughter_of facts, the father is the king). A pair: the kin words, then the first words of a name of that gender.
+ * daughter_of facts, the father is the king). A pair: the kin words, then the titles a name of that gender holds
+ * (any of its words: "Mary of Burgundy, Duchess of Cleves").
  */
 export const KIN_GENDERS: readonly (readonly [readonly string[], readonly string[]])[] = [
   [

@@ -191,7 +191,7 @@ export function defaultSeeds(
   // A question word writes a predicate that shares its stem, or that it names from the other end (CONVERSE_WORDS); a
   // gendered kin word none whose far end (from named entity n) holds, in its name and its synonyms', titles of the other
   // gender only (KIN_GENDERS).
-  const nameWords = (id: string) =>
+  const letterWords = (id: string) =>
     (g.entities.find((e) => e.id === id)?.name ?? '')
       .replace(/[^\p{L}]+/gu, ' ')
       .toLowerCase()
@@ -199,7 +199,7 @@ export function defaultSeeds(
   const farWords = (r: RefRelation, n: string) => {
     const far = r.from === n ? r.to : r.from;
     const synonyms = g.relations.filter((s) => s.type === 'SAME_AS' && (s.from === far || s.to === far)).map((s) => (s.from === far ? s.to : s.from));
-    return [far, ...synonyms].flatMap(nameWords);
+    return [far, ...synonyms].flatMap(letterWords);
   };
   const otherGender = (w: string, names: string[]) =>
     KIN_GENDERS.some(([kin, titles]) => kin.includes(w) && !titles.some((t) => names.includes(t))) &&

@@ -53,13 +53,9 @@ export function extractRelations(toks: Tok[], sentSpans: number[][], mentions: M
     bySentence.set(m.sent, list);
   }
   for (const [, all] of bySentence) {
-    addFrontedKin(rels, toks, sentSpans, all, keys.titleKey);
-    addCooccurrences(
-      rels,
-      toks,
-      all.filter((m) => m.primary),
-      keys.titleKey,
-    );
+    const primary = all.filter((m) => m.primary);
+    addFrontedKin(rels, toks, sentSpans, primary, keys.titleKey);
+    addCooccurrences(rels, toks, primary, keys.titleKey);
     // components and variants hang off the name they were taken from
     for (const m of all) {
       if (m.primary || !m.parent || m.parent === m.key || !entities.has(m.parent)) continue;
@@ -80,10 +76,10 @@ const KIN_NOUNS = new Set(['son', 'daughter', 'child', 'grandson', 'granddaughte
  * A sentence that opens with a kin phrase: "The son of Henry Sturt, he was created ...", "Daughter of King Constantine I
  * of Greece and his wife, Princess Sophia of Prussia, Princess Helen spent ...". Its subject (the title for "he" or
  * "she" after a comma; else the first name after a comma that a verb follows) is <kin>_of every name in the phrase.
- * Before the co-occurrence pass, so the pairs it links get no other predicate. `all` are the sentence's mentions.
+ * Before the co-occurrence pass, so the pairs it links get no other predicate. `primary` are the sentence's primary mentions.
  */
-function addFrontedKin(rels: RelationSet, toks: Tok[], sentSpans: number[][], all: readonly Mention[], titleKey: string | undefined): void {
-  const names = all.filter((m) => m.primary && !OBJECT_ONLY.has(m.type));
+function addFrontedKin(rels: RelationSet, toks: Tok[], sentSpans: number[][], primary: readonly Mention[], titleKey: string | undefined): void {
+  const names = primary.filter((m) => !OBJECT_ONLY.has(m.type));
   if (names.length === 0) return;
   const [start, end] = sentSpans[names[0].sent] ?? [0, -1];
   let i = start;
@@ -158,7 +154,7 @@ function addCooccurrences(rels: RelationSet, toks: Tok[], list: Mention[], title
 }
 
 /** Kin predicates ("son_of", "eldest_daughter_of"): their subject is a person. */
-const KIN_OF = /(?:^|_)(?:son|daughter|child|wife|husband|widow|brother|sister|father|mother|grandson|granddaughter|nephew|niece|heir)_of$/;
+const KIN_OF = new RegExp(`(?:^|_)(?:${[...KIN_NOUNS, 'father', 'mother', 'heir'].join('|')})_of$`);
 
 /** Words that may stand between "born" and the place it introduces: "born in 1345 in", "born on 8 May 1866 at". */
 const BORN_PLACE_WORDS = new Set(['in', 'at', 'near', 'on', ',', '(', ')', 'c', 'c.', 'circa', 'about']);

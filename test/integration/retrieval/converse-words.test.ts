@@ -5,7 +5,7 @@ import type { Retriever } from '../../../server/retrieval/retriever.js';
 import { defaultParams } from '../../../server/retrieval/params.js';
 import { TEST_DIM, randomUnit, testDriver } from '../../support/db.js';
 import { defaultSeeds } from '../../support/reference.js';
-import { entityMaker, factMaker, fixtureRetriever, loadFixtureGraph, referenceGraph, withCosine, type FixtureGraph } from '../../support/fixtures.js';
+import { entityMaker, factMaker, fixtureRetriever, loadFixtureGraph, loadGraph, referenceGraph, type FixtureGraph } from '../../support/fixtures.js';
 
 /**
  * A page states its subject's kin from its own side ("Bea Ballard daughter_of J. G. Ballard"); a question asks from the
@@ -101,11 +101,11 @@ describe('converse words', () => {
 
   test('a gendered kin word does not write a fact whose far end is titled for the other gender (KIN_GENDERS)', async () => {
     // The mother, titled "Princess", at a higher fact cosine than the father's 0.5.
-    await driver.executeQuery(
-      "MATCH (bea:Entity {id: 'p:bea'}) CREATE (bea)-[:RELATED {predicate: 'daughter_of', embedding: $f}]->(:Entity {id: 'p:ann', name: 'Princess Ann of Kent', type: 'Person', embedding: $e})",
-      { f: withCosine(q, 0.58, rand), e: withCosine(q, 0.05, rand) },
-      { database: 'neo4j' },
-    );
+    await loadGraph(driver, {
+      entities: [ent('p:ann', 'Princess Ann of Kent', 'Person')],
+      passages: [],
+      relations: [fact('p:bea', 'p:ann', 'daughter_of', 0.58)],
+    });
     try {
       // "father": the princess's daughter_of is not written; the untitled father's is, and seeds at 0.5 + 0.1.
       const father = await seedsOf("Where was Bea Ballard's father born?");
@@ -137,14 +137,7 @@ describe('converse words', () => {
         { from: 'p:adolf', to: 'p:duke', type: 'SAME_AS' },
       ],
     };
-    await driver.executeQuery(
-      'UNWIND $entities AS e CREATE (:Entity {id: e.id, name: e.name, type: e.type, embedding: e.embedding}) WITH count(*) AS n ' +
-        'UNWIND $relations AS r MATCH (a:Entity {id: r.from}), (b:Entity {id: r.to}) ' +
-        "FOREACH (_ IN CASE WHEN r.type = 'SAME_AS' THEN [1] ELSE [] END | CREATE (a)-[:SAME_AS]->(b)) " +
-        "FOREACH (_ IN CASE WHEN r.type = 'RELATED' THEN [1] ELSE [] END | CREATE (a)-[:RELATED {predicate: r.predicate, embedding: r.embedding}]->(b))",
-      { entities: extra.entities, relations: extra.relations },
-      { database: 'neo4j' },
-    );
+    await loadGraph(driver, extra);
     try {
       // Adolf Ballard's daughter_of ranks first by cosine (0.7), but his synonym is a duke: the princess's is written.
       const mother = await seedsOf("Where was Bea Ballard's mother born?");

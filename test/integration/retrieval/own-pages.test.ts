@@ -81,6 +81,15 @@ afterAll(() => driver.close());
 const ask = (mode: Mode, question: string, params: Record<string, unknown>) =>
   retriever.retrieve({ mode, question, questionEmbedding: q, params: { graphKeep: 0, textKeep: 0, namePageKeep: false, topK: 9, ...params } });
 const kept = (r: { passages: { id: string; score: number }[] }) => r.passages.filter((p) => p.score >= 1).map((p) => p.id);
+/** Runs `check` on the fixture as `edit` changes it, then `undo` puts it back, whether `check` passes or not. */
+async function edited(edit: string, params: Record<string, unknown>, undo: string, check: () => Promise<void>): Promise<void> {
+  await driver.executeQuery(edit, params, { database: 'neo4j' });
+  try {
+    await check();
+  } finally {
+    await driver.executeQuery(undo, {}, { database: 'neo4j' });
+  }
+}
 
 describe.each(['gated', 'ppr'] as Mode[])('%s', (mode) => {
   test("each named film's written hop seeds, and its page goes first", async () => {
@@ -117,87 +126,71 @@ describe.each(['gated', 'ppr'] as Mode[])('%s', (mode) => {
   });
 
   test('namePageKeep: a name that titles two pages keeps neither', async () => {
-    await driver.executeQuery(
+    await edited(
       "MATCH (e:Entity {id: 'w:gamecock'}) CREATE (p:Passage {id: 'd:song', title: 'The Gamecock (song)', text: 'The Gamecock is a song.', embedding: $v})-[:MENTIONS {weight: 1.0}]->(e)",
       { v: withCosine(q, 0.1, rand) },
-      { database: 'neo4j' },
+      "MATCH (p:Passage {id: 'd:song'}) DETACH DELETE p",
+      async () => {
+        const r = await ask(mode, COMPARISON, { namePageKeep: true });
+        expect(kept(r).sort()).toEqual([...HOPS, 'd:monster'].sort());
+      },
     );
-    try {
-      const r = await ask(mode, COMPARISON, { namePageKeep: true });
-      expect(kept(r).sort()).toEqual([...HOPS, 'd:monster'].sort());
-    } finally {
-      await driver.executeQuery("MATCH (p:Passage {id: 'd:song'}) DETACH DELETE p", {}, { database: 'neo4j' });
-    }
   });
 
   test('a page split into chunks is one page: its first chunk is kept, not the others', async () => {
     // A second chunk of Bill Rebane's document (the fixture's passages are documents 'doc-' + their id).
-    await driver.executeQuery(
+    await edited(
       "MATCH (e:Entity {id: 'p:rebane'}) CREATE (:Passage {id: 'd:rebane#1', documentId: 'doc-d:rebane', title: 'Bill Rebane', text: 'Bill Rebane lives in Wisconsin.', embedding: $v})-[:MENTIONS {weight: 1.0}]->(e)",
       { v: withCosine(q, 0.05, rand) },
-      { database: 'neo4j' },
+      "MATCH (p:Passage {id: 'd:rebane#1'}) DETACH DELETE p",
+      async () => {
+        const r = await ask(mode, COMPARISON, {});
+        expect(kept(r).sort()).toEqual(HOPS);
+      },
     );
-    try {
-      const r = await ask(mode, COMPARISON, {});
-      expect(kept(r).sort()).toEqual(HOPS);
-    } finally {
-      await driver.executeQuery("MATCH (p:Passage {id: 'd:rebane#1'}) DETACH DELETE p", {}, { database: 'neo4j' });
-    }
   });
 
+  // Bill Rebane's page retitled by another name of his, William Rebane: an entity one or two SAME_AS hops from him.
+  const RETITLED = "MATCH (p:Passage {id: 'd:rebane'}), (e:Entity {id: 'p:rebane'}) SET p.title = 'William Rebane' ";
+  const UNTITLED =
+    "MATCH (p:Passage {id: 'd:rebane'}) SET p.title = 'Bill Rebane' WITH p MATCH (w:Entity) WHERE w.id IN ['p:william', 'p:wrebane'] DETACH DELETE w";
+
   test('a hop that titles no page: the page its synonym (SAME_AS) titles is kept', async () => {
-    // Bill Rebane's page is titled by another name of his, William Rebane, a second entity SAME_AS him.
-    await driver.executeQuery(
-      "MATCH (p:Passage {id: 'd:rebane'}), (e:Entity {id: 'p:rebane'}) SET p.title = 'William Rebane' " +
-        "CREATE (p)-[:MENTIONS {weight: 1.0}]->(w:Entity {id: 'p:william', name: 'William Rebane', type: 'Person'})<-[:SAME_AS]-(e)",
+    await edited(
+      `${RETITLED}CREATE (p)-[:MENTIONS {weight: 1.0}]->(w:Entity {id: 'p:william', name: 'William Rebane', type: 'Person'})<-[:SAME_AS]-(e)`,
       {},
-      { database: 'neo4j' },
+      UNTITLED,
+      async () => {
+        const r = await ask(mode, COMPARISON, {});
+        expect(kept(r).sort()).toEqual(HOPS);
+      },
     );
-    try {
-      const r = await ask(mode, COMPARISON, {});
-      expect(kept(r).sort()).toEqual(HOPS);
-    } finally {
-      await driver.executeQuery(
-        "MATCH (p:Passage {id: 'd:rebane'}) SET p.title = 'Bill Rebane' WITH p MATCH (w:Entity {id: 'p:william'}) DETACH DELETE w",
-        {},
-        { database: 'neo4j' },
-      );
-    }
   });
 
   test("a synonym's synonym counts too (two SAME_AS hops): King X -> King X of Y -> the page's X of Y", async () => {
-    await driver.executeQuery(
-      "MATCH (p:Passage {id: 'd:rebane'}), (e:Entity {id: 'p:rebane'}) SET p.title = 'William Rebane' " +
-        "CREATE (p)-[:MENTIONS {weight: 1.0}]->(w:Entity {id: 'p:william', name: 'William Rebane', type: 'Person'})" +
+    await edited(
+      `${RETITLED}CREATE (p)-[:MENTIONS {weight: 1.0}]->(w:Entity {id: 'p:william', name: 'William Rebane', type: 'Person'})` +
         "<-[:SAME_AS]-(:Entity {id: 'p:wrebane', name: 'W. Rebane', type: 'Person'})<-[:SAME_AS]-(e)",
       {},
-      { database: 'neo4j' },
+      UNTITLED,
+      async () => {
+        const r = await ask(mode, COMPARISON, {});
+        expect(kept(r).sort()).toEqual(HOPS);
+      },
     );
-    try {
-      const r = await ask(mode, COMPARISON, {});
-      expect(kept(r).sort()).toEqual(HOPS);
-    } finally {
-      await driver.executeQuery(
-        "MATCH (p:Passage {id: 'd:rebane'}) SET p.title = 'Bill Rebane' WITH p MATCH (w:Entity) WHERE w.id IN ['p:william', 'p:wrebane'] DETACH DELETE w",
-        {},
-        { database: 'neo4j' },
-      );
-    }
   });
 
   test("a hop that titles its own page keeps that one, not its synonym's", async () => {
-    await driver.executeQuery(
+    await edited(
       "MATCH (e:Entity {id: 'p:pasquale'}) CREATE (e)-[:SAME_AS]->(w:Entity {id: 'p:festa', name: 'Festa Campanile', type: 'Person'})" +
         "<-[:MENTIONS {weight: 1.0}]-(:Passage {id: 'd:festa', documentId: 'doc-d:festa', title: 'Festa Campanile', text: 'Festa Campanile is a surname.', embedding: $v})",
       { v: withCosine(q, 0.05, rand) },
-      { database: 'neo4j' },
+      "MATCH (x) WHERE x.id IN ['p:festa', 'd:festa'] DETACH DELETE x",
+      async () => {
+        const r = await ask(mode, COMPARISON, {});
+        expect(kept(r).sort()).toEqual(HOPS);
+      },
     );
-    try {
-      const r = await ask(mode, COMPARISON, {});
-      expect(kept(r).sort()).toEqual(HOPS);
-    } finally {
-      await driver.executeQuery("MATCH (x) WHERE x.id IN ['p:festa', 'd:festa'] DETACH DELETE x", {}, { database: 'neo4j' });
-    }
   });
 
   test('a question that names nothing writes no hop: the same ranking either way', async () => {
