@@ -1,5 +1,6 @@
 /**
- * A passage's relations: a sentence's opening kin phrase ("The son of X, he ..."), nearest co-occurring pairs in
+ * A passage's relations: a sentence's opening kin phrase ("The son of X, he ..."), its parents after "born ... to",
+ * nearest co-occurring pairs in
  * each sentence, components and variants of long names, the title's alias and parts, and the title -> every other
  * entity.
  */
@@ -55,6 +56,7 @@ export function extractRelations(toks: Tok[], sentSpans: number[][], mentions: M
   for (const [, all] of bySentence) {
     const primary = all.filter((m) => m.primary);
     addFrontedKin(rels, toks, sentSpans, primary, keys.titleKey);
+    addBornTo(rels, toks, sentSpans, all, keys.titleKey);
     addCooccurrences(rels, toks, primary, keys.titleKey);
     // components and variants hang off the name they were taken from
     for (const m of all) {
@@ -101,6 +103,49 @@ function addFrontedKin(rels: RelationSet, toks: Tok[], sentSpans: number[][], pr
     for (const p of names) if (p.start > i + 1 && p.end < j && p.key !== subject) rels.add(subject, `${kin}_of`, p.key);
     return;
   }
+}
+
+/**
+ * A birth to named parents: "She was born in England to John II, Duke of Brittany and Beatrice of England", "born at
+ * Dublin to Alice Maud Knox, and her husband, John Henry Pigot". Its subject (the name before "born", the title when that
+ * is the title's name shortened or when the sentence opens with "he" or "she") is child_of the name right after "to" (at
+ * most two lower-case words between: "to actress Siri Schnéevoigt") and the names coordinated with it. Only places,
+ * dates, parenthesised asides and the words of BORN_PLACE_WORDS stand between "born" and "to". Before the co-occurrence
+ * pass, like the fronted kin. A parent's whole name ("John II, Duke of Brittany", a variant of "John II") is one too.
+ * `all` are the sentence's mentions.
+ */
+function addBornTo(rels: RelationSet, toks: Tok[], sentSpans: number[][], all: readonly Mention[], titleKey: string | undefined): void {
+  const primary = all.filter((m) => m.primary);
+  const names = primary.filter((m) => !OBJECT_ONLY.has(m.type));
+  if (names.length === 0) return;
+  const [start, end] = sentSpans[names[0].sent] ?? [0, -1];
+  const born = toks.findIndex((t, k) => k >= start && k <= end && t.lower === 'born');
+  if (born < 0) return;
+  let to = -1;
+  for (let k = born + 1, depth = 0; k <= end && k <= born + 20; k++) {
+    const t = toks[k];
+    if (t.value === '(') depth++;
+    else if (t.value === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && t.lower === 'to') {
+      to = k;
+      break;
+    } else if (depth === 0 && !(t.kind === 'number' || t.cap || BORN_PLACE_WORDS.has(t.lower) || t.lower === 'and' || t.lower === 'between')) return;
+  }
+  if (to < 0) return;
+  const first = names.find((m) => m.start > to && m.start <= to + 3);
+  if (!first || toks.slice(to + 1, first.start).some((t) => t.cap || t.kind !== 'word' || t.lower === 'parents')) return;
+  const person = nameBefore(primary, born);
+  let subject = person && titleKey && namesTitle(person.key, titleKey) ? titleKey : person?.key;
+  if (!person && ['he', 'she'].includes(toks[start]?.lower)) subject = titleKey;
+  if (!subject) return;
+  const parents = [first];
+  for (const m of names) {
+    if (m.start <= parents[parents.length - 1].end || parents.length >= 4) continue;
+    if (coordinatedBefore(toks, names, m, to) !== parents[parents.length - 1]) break;
+    parents.push(m);
+  }
+  const whole = all.filter((v) => !v.primary && v.variant && parents.some((p) => p.key === v.parent));
+  for (const p of [...parents, ...whole]) if (p.key !== subject && !rels.linked(subject, p.key)) rels.add(subject, 'child_of', p.key);
 }
 
 /** Whether a name is the title's, shortened: its words but titles ("Princess Helen") are all the title's ("Helen of Greece and Denmark"). */

@@ -26,7 +26,7 @@ const SNOW_TEXT = 'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. H
 
 describe('offline extractor', () => {
   it('has the documented id', () => {
-    expect(extractor.id).toBe('offline:v7');
+    expect(extractor.id).toBe('offline:v8');
   });
 
   it('extracts a named person and a place with guessed types', async () => {
@@ -169,6 +169,32 @@ describe('offline extractor', () => {
     // a kin phrase that is the sentence's subject, not fronted, writes none: "The son of a rich man marries ..."
     const z = await run('Never the Twain', 'Never the Twain is a film. The son of Lord Henry Clive marries the daughter of a beggar.');
     expect(z.relations.filter((r) => r.predicate === 'son_of')).toEqual([]);
+  });
+
+  it('"born ... to A and B": the person is child_of each parent, a parent\'s whole name too', async () => {
+    const x = await run(
+      'Eleanor of Brittany (abbess)',
+      'Eleanor of Brittany (1275 – 16 May 1342) was an abbess of Fontevrault. She was born in England to John II, Duke of Brittany and Beatrice of England, and in 1281 entered Amesbury Abbey.',
+    );
+    expect(predicates(x, 'Eleanor of Brittany', 'Beatrice of England')).toEqual(['child_of']);
+    expect(predicates(x, 'Eleanor of Brittany', 'John II, Duke of Brittany')).toEqual(['child_of']);
+    // the place of birth and a later name are no parents
+    expect(predicates(x, 'Eleanor of Brittany', 'England')).not.toContain('child_of');
+    expect(predicates(x, 'Eleanor of Brittany', 'Amesbury Abbey')).not.toContain('child_of');
+    const y = await run(
+      'David Pigot (cricketer, born 1900)',
+      'David Pigot (1900 – 1965) was an Irish cricketer. He was born at Dublin to Alice Maud Knox, and her husband, John Henry Pigot, who would serve as president of the union.',
+    );
+    expect(predicates(y, 'David Pigot', 'Alice Maud Knox')).toEqual(['child_of']);
+    expect(predicates(y, 'David Pigot', 'John Henry Pigot')).toEqual(['child_of']);
+    // the subject is the name before "born"; a verb between "born" and "to" is no birth to parents
+    const z = await run(
+      'Albert III, Duke of Bavaria',
+      'Albert III was Duke of Bavaria-Munich. Albert was born in 1401 in Wolfratshausen to Elisabetta Visconti.',
+    );
+    expect(predicates(z, 'Albert III, Duke of Bavaria', 'Elisabetta Visconti')).toEqual(['child_of']);
+    const w = await run('Isaac P. Walker', 'Isaac P. Walker was a senator. He was born in Virginia and moved with his family to Illinois in 1825.');
+    expect(w.relations.filter((r) => r.predicate === 'child_of')).toEqual([]);
   });
 
   it('a nationality before a role and a name is not the object ("written by American musicians Mike Love and Brian Wilson")', async () => {
