@@ -138,10 +138,14 @@ CALL (raw) {
   WITH qWords, reduce(a = [], i IN [i IN range(0, size(qWords) - 1) WHERE qWords[i] IN ['which', 'what']] |
       a + [k IN range(i + 1, i + 3) WHERE k < size(qWords) AND size(qWords[k]) >= 4][0..1]) AS answerType
   WITH qWords, [j IN range(0, size(qWords) - 1) WHERE NOT j IN answerType] AS relationWords
+  // The kin word whose gender each word asks for: its own, or a side's ("paternal grandmother": a father's; KIN_SIDES).
+  WITH qWords, relationWords, [j IN range(0, size(qWords) - 1) | coalesce([s IN [['paternal', 'father'], ['maternal', 'mother']] WHERE j > 0 AND s[0] = qWords[j
+      - 1] | s[1]][0], qWords[j])]
+       AS kinWords
   UNWIND [s IN raw WHERE s.namedActivation > 0 AND ($factSeedK > 0 OR $relationSeedK > 0) | s.node] AS named
   // Where the question writes the entity's name (null for a caller's seed): the relation words nearest it are its hop.
-  WITH qWords, relationWords, named, split(trim(apoc.text.regreplace(toLower(named.name), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS nameWords
-  WITH qWords, relationWords, named, size(nameWords) AS nameLength,
+  WITH qWords, relationWords, kinWords, named, split(trim(apoc.text.regreplace(toLower(named.name), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS nameWords
+  WITH qWords, relationWords, kinWords, named, size(nameWords) AS nameLength,
        [i IN range(0, size(qWords) - size(nameWords)) WHERE qWords[i..i + size(nameWords)] = nameWords][0] AS at
   // A named hub (more than $hubFacts facts over the walked types, the store's count) is not read whole: its facts are
   // those among the $hubFactK nearest of each type's fact index (docs/statements.md#hubs).
@@ -158,23 +162,23 @@ CALL (raw) {
     WITH named, relationship AS r, score WHERE startNode(r) = named OR endNode(r) = named
     RETURN r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
   }
-  WITH qWords, relationWords, named, nameLength, at, r, fact
+  WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact
   // A named entity's fact whose predicate the question writes (a predicate word's first five letters, a final s aside,
   // begin a question word; or the question writes it from the other end, "father" for "daughter of": the converse
   // words) ranks $factWordBonus higher, and seeds its ends that much higher (at most 1).
-  WITH qWords, relationWords, named, nameLength, at, r, fact, split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_', ' '))),
-      '[^\\p{L}\\p{N}]+', ' ')), ' ') AS predicateWords
-  WITH qWords, relationWords, named, nameLength, at, r, fact, predicateWords, [w IN predicateWords WHERE size(w) >= 4 | left(CASE WHEN w ENDS WITH 's' THEN
-      left(w, size(w) - 1) ELSE w END, 5)] AS stems
+  WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact, split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_',
+      ' '))), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS predicateWords
+  WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact, predicateWords, [w IN predicateWords WHERE size(w) >= 4 | left(CASE WHEN w ENDS WITH 's'
+      THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
   // A gendered kin word ("father") does not write a fact whose far end's names (its own and its synonyms') hold titles of
   // the other gender only ("Princess Sophia of Prussia"; "Adolph I", SAME_AS "Adolph I, Duke of Cleves"): KIN_GENDERS.
   // Read only for a question that writes such a word.
-  WITH qWords, relationWords, named, nameLength, at, r, fact, predicateWords, stems,
-       CASE WHEN any(w IN qWords WHERE any(g IN [[['father', 'husband', 'son', 'brother'], ['king', 'prince', 'duke', 'count', 'earl', 'baron', 'lord', 'sir',
+  WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact, predicateWords, stems,
+       CASE WHEN any(w IN kinWords WHERE any(g IN [[['father', 'husband', 'son', 'brother'], ['king', 'prince', 'duke', 'count', 'earl', 'baron', 'lord', 'sir',
            'emperor', 'archduke', 'margrave', 'landgrave', 'elector', 'tsar', 'infante', 'mr']], [['mother', 'wife', 'daughter', 'sister'], ['queen',
            'princess', 'duchess', 'countess', 'baroness', 'lady', 'dame', 'empress', 'archduchess', 'margravine', 'landgravine', 'electress', 'tsarina',
            'infanta', 'mrs', 'ms', 'miss']]] WHERE w IN g[0])) THEN CASE WHEN startNode(r) = named THEN endNode(r) ELSE startNode(r) END END AS far
-  WITH qWords, relationWords, named, nameLength, at, r, fact, predicateWords, stems,
+  WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact, predicateWords, stems,
        CASE WHEN far IS NULL THEN [] ELSE reduce(ws = [], n IN [far.name] + [(far)-[:SAME_AS]-(x) | x.name] |
          ws + split(toLower(apoc.text.regreplace(n, '[^\\p{L}]+', ' ')), ' ')) END AS farWords
   WITH named, nameLength, at, r, fact, [j IN relationWords WHERE (any(st IN stems WHERE qWords[j] STARTS WITH st)
@@ -187,11 +191,11 @@ CALL (raw) {
        AND NOT any(g IN [[['father', 'husband', 'son', 'brother'], ['king', 'prince', 'duke', 'count', 'earl', 'baron', 'lord', 'sir', 'emperor', 'archduke',
            'margrave', 'landgrave', 'elector', 'tsar', 'infante', 'mr']], [['mother', 'wife', 'daughter', 'sister'], ['queen', 'princess', 'duchess',
            'countess', 'baroness', 'lady', 'dame', 'empress', 'archduchess', 'margravine', 'landgravine', 'electress', 'tsarina', 'infanta', 'mrs', 'ms',
-           'miss']]] WHERE NOT qWords[j] IN g[0] AND any(t IN g[1] WHERE t IN farWords)
+           'miss']]] WHERE NOT kinWords[j] IN g[0] AND any(t IN g[1] WHERE t IN farWords)
                    AND any(h IN [[['father', 'husband', 'son', 'brother'], ['king', 'prince', 'duke', 'count', 'earl', 'baron', 'lord', 'sir', 'emperor',
                        'archduke', 'margrave', 'landgrave', 'elector', 'tsar', 'infante', 'mr']], [['mother', 'wife', 'daughter', 'sister'], ['queen',
                        'princess', 'duchess', 'countess', 'baroness', 'lady', 'dame', 'empress', 'archduchess', 'margravine', 'landgravine', 'electress',
-                       'tsarina', 'infanta', 'mrs', 'ms', 'miss']]] WHERE qWords[j] IN h[0] AND none(t IN h[1] WHERE t IN farWords)))] AS written
+                       'tsarina', 'infanta', 'mrs', 'ms', 'miss']]] WHERE kinWords[j] IN h[0] AND none(t IN h[1] WHERE t IN farWords)))] AS written
   // Of a curated type, the distance in words from the name to the nearest question word of its predicate: in "genes
   // upregulated by the compounds that treat X" the hop at X is "treat", not "upregulated" (docs/statements.md#relation-seeds).
   WITH named, r, fact, size(written) > 0 AS writes, CASE WHEN at IS NULL OR type(r) IN ['RELATED', 'SAME_AS'] THEN 0

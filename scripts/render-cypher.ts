@@ -7,6 +7,7 @@ import {
   DEFAULT_PPR_GRAPH_NAME,
   IN_LAW_KIN,
   KIN_GENDERS,
+  KIN_SIDES,
   DEFAULT_TRAVERSE_TYPES,
   LITERAL_TYPES,
   PROJECTION_TYPES,
@@ -98,6 +99,7 @@ const MACROS: [RegExp, string][] = [
   [/\{\{LITERAL_TYPES\}\}/g, cypherLiteral(LITERAL_TYPES)],
   [/\{\{IN_LAW_KIN\}\}/g, cypherLiteral(IN_LAW_KIN)],
   [/\{\{KIN_GENDERS\}\}/g, cypherLiteral(KIN_GENDERS)],
+  [/\{\{KIN_SIDES\}\}/g, cypherLiteral(KIN_SIDES)],
   [/\{\{CONVERSE_WORDS\}\}/g, cypherLiteral(CONVERSE_WORDS)],
   // The capitalised words of a name, lower-cased, articles aside ("Princess Yolanda of Savoy" ->
   // princess, yolanda, savoy; "The Beatles" -> beatles: a question writes "the Beatles").

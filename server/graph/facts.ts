@@ -117,6 +117,15 @@ export const KIN_GENDERS: readonly (readonly [readonly string[], readonly string
 ];
 
 /**
+ * A side of the family, and the kin word whose gender it gives the kin word after it: a "paternal grandmother" is
+ * reached through a father, so that hop is not a name titled for a woman only (KIN_GENDERS); "maternal" likewise.
+ */
+export const KIN_SIDES: readonly (readonly [string, string])[] = [
+  ['paternal', 'father'],
+  ['maternal', 'mother'],
+];
+
+/**
  * The kin words CONVERSE_WORDS lists with "-in-law": a question's "<kin> in law" (its words lowercased, punctuation gone)
  * is read as the one word "<kin>-in-law".
  */

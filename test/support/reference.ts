@@ -4,7 +4,7 @@
  * against (same top-K, same scores within 1e-6). Readable first; fast enough
  * for the small random graphs of the property tests.
  */
-import { CONVERSE_WORDS, IN_LAW_KIN, KIN_GENDERS } from '../../server/graph/facts.js';
+import { CONVERSE_WORDS, IN_LAW_KIN, KIN_GENDERS, KIN_SIDES } from '../../server/graph/facts.js';
 
 export interface RefEntity {
   id: string;
@@ -204,11 +204,13 @@ export function defaultSeeds(
   const otherGender = (w: string, names: string[]) =>
     KIN_GENDERS.some(([kin, titles]) => kin.includes(w) && !titles.some((t) => names.includes(t))) &&
     KIN_GENDERS.some(([kin, titles]) => !kin.includes(w) && titles.some((t) => names.includes(t)));
-  const writesWord = (r: RefRelation, w: string, n: string) =>
-    (stems(r).some((st) => w.startsWith(st)) ||
-      (p.converseWords !== false && CONVERSE_WORDS.some(([asked, said]) => asked.includes(w) && predicateWords(r).some((x) => said.includes(x))))) &&
-    !otherGender(w, farWords(r, n));
-  const writes = (r: RefRelation, n: string) => qWords.some((w, j) => !answerType.has(j) && writesWord(r, w, n));
+  // The kin word whose gender word j asks for: its own, or a side's ("paternal grandmother": a father's; KIN_SIDES).
+  const kinWords = qWords.map((w, j) => KIN_SIDES.find(([side]) => j > 0 && qWords[j - 1] === side)?.[1] ?? w);
+  const writesWord = (r: RefRelation, j: number, n: string) =>
+    (stems(r).some((st) => qWords[j].startsWith(st)) ||
+      (p.converseWords !== false && CONVERSE_WORDS.some(([asked, said]) => asked.includes(qWords[j]) && predicateWords(r).some((x) => said.includes(x))))) &&
+    !otherGender(kinWords[j], farWords(r, n));
+  const writes = (r: RefRelation, n: string) => qWords.some((_, j) => !answerType.has(j) && writesWord(r, j, n));
   // Per named entity, the bonus of each of its facts: of a curated type, only for the types whose predicate word the
   // question writes nearest the entity's name (distance 0: not measured, a text-read type or a name the question lacks).
   const bonusAt = new Map(
@@ -219,7 +221,7 @@ export function defaultSeeds(
         if (!writes(r, n)) return null;
         if (at < 0 || TEXT_TYPES.includes(r.type)) return 0;
         const ds = qWords
-          .map((w, j) => (!answerType.has(j) && writesWord(r, w, n) ? j : -1))
+          .map((_, j) => (!answerType.has(j) && writesWord(r, j, n) ? j : -1))
           .filter((j) => j >= 0 && (j < at || j >= at + nameWords.length))
           .map((j) => (j < at ? at - j : j - at - nameWords.length + 1));
         return ds.length ? Math.min(...ds) : null;

@@ -162,6 +162,47 @@ describe('converse words', () => {
     }
   });
 
+  test('"paternal" and "maternal" give a grandparent\'s first hop its gender (KIN_SIDES); the reference agrees', async () => {
+    const extra: FixtureGraph = {
+      entities: [ent('p:ann', 'Princess Ann of Kent', 'Person'), ent('p:duke', 'Duke Adolf of Kent', 'Person')],
+      passages: [],
+      relations: [fact('p:bea', 'p:ann', 'daughter_of', 0.58), fact('p:bea', 'p:duke', 'child_of', 0.56)],
+    };
+    await loadGraph(driver, extra);
+    try {
+      // "paternal grandmother": the hop is a father, so the princess's daughter_of is not written; the duke's child_of is
+      // (0.56 + 0.1), ahead of the untitled J. G. Ballard's (0.5 + 0.1) by its cosine.
+      const paternal = await seedsOf("Who is Bea Ballard's paternal grandmother?");
+      expect(paternal.get('p:duke')?.activation).toBeCloseTo(0.66, 6);
+      expect(paternal.has('p:ann')).toBe(false);
+      // "maternal grandfather": the hop is a mother, so the duke's is not written and the princess's is.
+      const maternal = await seedsOf('Who is the maternal grandfather of Bea Ballard?');
+      expect(maternal.get('p:ann')?.activation).toBeCloseTo(0.68, 6);
+      expect(maternal.has('p:duke')).toBe(false);
+      // no side: "grandmother" alone has no gender for its first hop, and the princess's fact ranks first
+      const grandmother = await seedsOf("Who is Bea Ballard's grandmother?");
+      expect(grandmother.get('p:ann')?.activation).toBeCloseTo(0.68, 6);
+      const both = referenceGraph({ ...graph, entities: [...graph.entities, ...extra.entities], relations: [...graph.relations, ...extra.relations] });
+      for (const question of [
+        "Who is Bea Ballard's paternal grandmother?",
+        'Who is the maternal grandfather of Bea Ballard?',
+        "Who is Bea Ballard's grandmother?",
+      ]) {
+        const r = await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: { factSeedK: 1, factWordBonus: 0.1 } });
+        const p = { ...defaultParams('gated'), relTypes: ['RELATED', 'SAME_AS'], factSeedK: 1, factWordBonus: 0.1 } as unknown as Parameters<
+          typeof defaultSeeds
+        >[5];
+        expect(r.seeds.map((s) => s.id).sort()).toEqual(
+          defaultSeeds(both, q, question, ['p:bea'], [], p)
+            .map((s) => s.id)
+            .sort(),
+        );
+      }
+    } finally {
+      await driver.executeQuery("MATCH (e:Entity) WHERE e.id IN ['p:ann', 'p:duke'] DETACH DELETE e", {}, { database: 'neo4j' });
+    }
+  });
+
   test('the reference agrees on each question', async () => {
     for (const question of [
       "Where was Bea Ballard's father born?",
