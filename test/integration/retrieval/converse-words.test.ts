@@ -48,6 +48,21 @@ const seedsOf = async (question: string) =>
     (await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: { factSeedK: 1, factWordBonus: 0.1 } })).seeds.map((s) => [s.id, s]),
   );
 
+/** The statement's seeds and the reference's, for each question, over the fixture graph with `extra` added. */
+async function expectReferenceSeeds(questions: string[], extra?: FixtureGraph): Promise<void> {
+  const g = extra ? referenceGraph({ ...graph, entities: [...graph.entities, ...extra.entities], relations: [...graph.relations, ...extra.relations] }) : ref;
+  const p = { ...defaultParams('gated'), relTypes: ['RELATED', 'SAME_AS'], factSeedK: 1, factWordBonus: 0.1 } as unknown as Parameters<typeof defaultSeeds>[5];
+  for (const question of questions) {
+    const r = await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: { factSeedK: 1, factWordBonus: 0.1 } });
+    expect({ question, seeds: r.seeds.map((s) => s.id).sort() }).toEqual({
+      question,
+      seeds: defaultSeeds(g, q, question, ['p:bea'], [], p)
+        .map((s) => s.id)
+        .sort(),
+    });
+  }
+}
+
 beforeAll(async () => {
   driver = await testDriver();
   await loadFixtureGraph(driver, graph);
@@ -145,18 +160,7 @@ describe('converse words', () => {
       expect(mother.has('p:adolf')).toBe(false);
       const father = await seedsOf("Where was Bea Ballard's father born?");
       expect(father.get('p:adolf')?.activation).toBeCloseTo(0.8, 6);
-      const both = referenceGraph({ ...graph, entities: [...graph.entities, ...extra.entities], relations: [...graph.relations, ...extra.relations] });
-      for (const question of ["Where was Bea Ballard's mother born?", "Where was Bea Ballard's father born?", "Who is Bea Ballard's parent?"]) {
-        const r = await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: { factSeedK: 1, factWordBonus: 0.1 } });
-        const p = { ...defaultParams('gated'), relTypes: ['RELATED', 'SAME_AS'], factSeedK: 1, factWordBonus: 0.1 } as unknown as Parameters<
-          typeof defaultSeeds
-        >[5];
-        expect(r.seeds.map((s) => s.id).sort()).toEqual(
-          defaultSeeds(both, q, question, ['p:bea'], [], p)
-            .map((s) => s.id)
-            .sort(),
-        );
-      }
+      await expectReferenceSeeds(["Where was Bea Ballard's mother born?", "Where was Bea Ballard's father born?", "Who is Bea Ballard's parent?"], extra);
     } finally {
       await driver.executeQuery("MATCH (e:Entity) WHERE e.id IN ['p:ann', 'p:adolf', 'p:duke'] DETACH DELETE e", {}, { database: 'neo4j' });
     }
@@ -182,42 +186,23 @@ describe('converse words', () => {
       // no side: "grandmother" alone has no gender for its first hop, and the princess's fact ranks first
       const grandmother = await seedsOf("Who is Bea Ballard's grandmother?");
       expect(grandmother.get('p:ann')?.activation).toBeCloseTo(0.68, 6);
-      const both = referenceGraph({ ...graph, entities: [...graph.entities, ...extra.entities], relations: [...graph.relations, ...extra.relations] });
-      for (const question of [
-        "Who is Bea Ballard's paternal grandmother?",
-        'Who is the maternal grandfather of Bea Ballard?',
-        "Who is Bea Ballard's grandmother?",
-      ]) {
-        const r = await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: { factSeedK: 1, factWordBonus: 0.1 } });
-        const p = { ...defaultParams('gated'), relTypes: ['RELATED', 'SAME_AS'], factSeedK: 1, factWordBonus: 0.1 } as unknown as Parameters<
-          typeof defaultSeeds
-        >[5];
-        expect(r.seeds.map((s) => s.id).sort()).toEqual(
-          defaultSeeds(both, q, question, ['p:bea'], [], p)
-            .map((s) => s.id)
-            .sort(),
-        );
-      }
+      await expectReferenceSeeds(
+        ["Who is Bea Ballard's paternal grandmother?", 'Who is the maternal grandfather of Bea Ballard?', "Who is Bea Ballard's grandmother?"],
+        extra,
+      );
     } finally {
       await driver.executeQuery("MATCH (e:Entity) WHERE e.id IN ['p:ann', 'p:duke'] DETACH DELETE e", {}, { database: 'neo4j' });
     }
   });
 
   test('the reference agrees on each question', async () => {
-    for (const question of [
+    await expectReferenceSeeds([
       "Where was Bea Ballard's father born?",
       'Who is the mother of Bea Ballard?',
       "Where was Bea Ballard's wife born?",
       'Who is the paternal grandfather of Bea Ballard?',
       "Who is Bea Ballard's mother-in-law?",
       "Who is Bea Ballard's sister in law?",
-    ]) {
-      const r = await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: { factSeedK: 1, factWordBonus: 0.1 } });
-      const p = { ...defaultParams('gated'), relTypes: ['RELATED', 'SAME_AS'], factSeedK: 1, factWordBonus: 0.1 } as unknown as Parameters<
-        typeof defaultSeeds
-      >[5];
-      const expected = defaultSeeds(ref, q, question, ['p:bea'], [], p);
-      expect(r.seeds.map((s) => s.id).sort()).toEqual(expected.map((s) => s.id).sort());
-    }
+    ]);
   });
 });
