@@ -1,5 +1,5 @@
 /**
- * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v8'.
+ * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v9'.
  *
  * Built on wink-nlp + wink-eng-lite-web-model (sentence splitting, POS tags, lemmas, a small
  * NER for numbers/dates); ~1,000 passages/s on one core. On top of that:
@@ -32,7 +32,8 @@
  *      too), else "related_to"; a nationality that describes the name after it ("married to Polish film
  *      director Roman Polanski") is no verb's object: the verb goes to the name only;
  *    - kin a sentence states around the co-occurrences: an opening kin phrase ("The son of X, he ...":
- *      son_of X) and a birth to named parents ("She was born in England to A and B": child_of A, B);
+ *      son_of X), a birth to named parents ("She was born in England to A and B": child_of A, B) and a
+ *      marriage past places and dates ("married at Covington, Kentucky, on ..., to X": married_to X);
  *    - title -> every other entity of the passage: the verb that links them when the sentence is
  *      about the title (title mention, pronoun or "The film ..." subject), else "mentions";
  *    - a long name -> its components ("related_to") and variants (ALIAS_PREDICATE).
@@ -54,7 +55,7 @@ export { extractPassage, type OfflineExtractorOptions } from './extract.js';
 export { MAX_RELATIONS_PER_SENTENCE } from './relations.js';
 
 /** Bumped when the extraction of the same text changes, so re-posted documents are extracted again. */
-export const OFFLINE_EXTRACTOR_ID = 'offline:v8';
+export const OFFLINE_EXTRACTOR_ID = 'offline:v9';
 
 export function createOfflineExtractor(options: OfflineExtractorOptions = {}): Extractor {
   const opts = { ...options };

@@ -1,5 +1,5 @@
 /**
- * A passage's relations: a sentence's opening kin phrase ("The son of X, he ..."), its parents after "born ... to",
+ * A passage's relations: a sentence's opening kin phrase ("The son of X, he ..."), its parents or spouse after "born/married ... to",
  * nearest co-occurring pairs in
  * each sentence, components and variants of long names, the title's alias and parts, and the title -> every other
  * entity.
@@ -56,7 +56,7 @@ export function extractRelations(toks: Tok[], sentSpans: number[][], mentions: M
   for (const [, all] of bySentence) {
     const primary = all.filter((m) => m.primary);
     addFrontedKin(rels, toks, sentSpans, primary, keys.titleKey);
-    addBornTo(rels, toks, sentSpans, all, keys.titleKey);
+    addKinTo(rels, toks, sentSpans, all, keys.titleKey);
     addCooccurrences(rels, toks, primary, keys.titleKey);
     // components and variants hang off the name they were taken from
     for (const m of all) {
@@ -106,46 +106,104 @@ function addFrontedKin(rels: RelationSet, toks: Tok[], sentSpans: number[][], pr
 }
 
 /**
- * A birth to named parents: "She was born in England to John II, Duke of Brittany and Beatrice of England", "born at
- * Dublin to Alice Maud Knox, and her husband, John Henry Pigot". Its subject (the name before "born", the title when that
- * is the title's name shortened or when the sentence opens with "he" or "she") is child_of the name right after "to" (at
- * most two lower-case words between: "to actress Siri Schnéevoigt") and the names coordinated with it. Only places,
- * dates, parenthesised asides and the words of BORN_PLACE_WORDS stand between "born" and "to". Before the co-occurrence
- * pass, like the fronted kin. A parent's whole name ("John II, Duke of Brittany", a variant of "John II") is one too.
- * `all` are the sentence's mentions.
+ * Kin verbs whose person comes after "to", past places and dates: "She was born in England to John II, Duke of Brittany
+ * and Beatrice of England" (the parents), "He was married at Covington, Kentucky, on February 23, 1898, to Julia Arthur"
+ * (the spouse). The predicate each writes; whether names coordinated with the first are more of them (parents are;
+ * "married in 1244 to A, and had B" names one spouse); and whether the sentence's opening subject is the verb's when no
+ * name stands right before it (a birth sentence is about its subject; a marriage names both).
  */
-function addBornTo(rels: RelationSet, toks: Tok[], sentSpans: number[][], all: readonly Mention[], titleKey: string | undefined): void {
+const TO_VERBS: ReadonlyMap<string, { predicate: string; coordinated: boolean; opening: boolean }> = new Map([
+  ['born', { predicate: 'child_of', coordinated: true, opening: true }],
+  ['married', { predicate: 'married_to', coordinated: false, opening: false }],
+]);
+
+/**
+ * A kin verb's person after "to" (TO_VERBS). Only places, dates, parenthesised asides and the words of BORN_PLACE_WORDS
+ * stand between the verb and "to"; the name comes right after "to" (at most two lower-case words between: "to actress
+ * Siri Schnéevoigt"), and is no place, organisation or "<nationality> parents". The subject (verbSubject) takes the
+ * verb's predicate to that name, to the names coordinated with it for "born" ("born at Dublin to Alice Maud Knox, and her
+ * husband, John Henry Pigot"), and to their whole names ("John II, Duke of Brittany", a variant of "John II"). Before
+ * the co-occurrence pass, like the fronted kin. `all` are the sentence's mentions.
+ */
+function addKinTo(rels: RelationSet, toks: Tok[], sentSpans: number[][], all: readonly Mention[], titleKey: string | undefined): void {
   const primary = all.filter((m) => m.primary);
   const names = primary.filter((m) => !OBJECT_ONLY.has(m.type));
   if (names.length === 0) return;
   const [start, end] = sentSpans[names[0].sent] ?? [0, -1];
-  const born = toks.findIndex((t, k) => k >= start && k <= end && t.lower === 'born');
-  if (born < 0) return;
-  let to = -1;
-  for (let k = born + 1, depth = 0; k <= end && k <= born + 20; k++) {
+  for (let at = start; at <= end; at++) {
+    const verb = TO_VERBS.get(toks[at].lower);
+    const to = verb && toAfter(toks, at, end);
+    if (!verb || to === undefined) continue;
+    // The person: a name no place or organisation, not "Russian-Jewish parents".
+    const first = names.find((m) => m.start > to && m.start <= to + 3);
+    if (!first || first.type === 'Place' || first.type === 'Organization' || toks[first.end + 1]?.lower === 'parents') continue;
+    // Only lower-case words between ("to actress X"), not "to parents from X" nor "to his Punar Milan co-star".
+    const between = toks.slice(to + 1, first.start);
+    if (between.some((t) => t.cap || t.kind !== 'word' || t.lower === 'parents') || ['his', 'her', 'their'].includes(toks[first.start - 1].lower)) continue;
+    const subject = verbSubject(toks, primary, at, start, verb.opening, titleKey);
+    if (!subject) continue;
+    const objects = [first];
+    for (const m of names) {
+      if (!verb.coordinated || m.start <= objects[objects.length - 1].end || objects.length >= 4) continue;
+      if (coordinatedBefore(toks, names, m, to) !== objects[objects.length - 1]) break;
+      objects.push(m);
+    }
+    const whole = all.filter((v) => !v.primary && v.variant && objects.some((o) => o.key === v.parent));
+    for (const o of [...objects, ...whole]) if (o.key !== subject && !rels.linked(subject, o.key)) rels.add(subject, verb.predicate, o.key);
+  }
+}
+
+/** Words between a subject and its verb: "she was later married", "he had been born". */
+const VERB_LEAD = new Set(['was', 'were', 'is', 'had', 'has', 'been', 'later', 'first', 'then', 'also', 'subsequently', 'briefly', 'once']);
+
+/**
+ * The subject of a kin verb at `at`: the title for "he" or "she" (pronounBefore); else the name right before the verb
+ * ("Isabella of Portugal was married to", "Mathilde (also Machteld), who was married to"); else the sentence's opening
+ * subject: for a birth (`opening`) "he"/"she" (the title) or its first name ('Hermann II, called "the Scholar", was
+ * born'), for another verb only a first name that is the title. A name that is the title's shortened ("Pettersen") is
+ * the title.
+ */
+function verbSubject(toks: Tok[], primary: readonly Mention[], at: number, start: number, opening: boolean, titleKey: string | undefined): string | undefined {
+  if (pronounBefore(toks, at, start)) return titleKey;
+  let k = at - 1;
+  while (k >= start && VERB_LEAD.has(toks[k].lower)) k--;
+  if (toks[k]?.lower === 'who') k -= toks[k - 1]?.value === ',' ? 2 : 1;
+  for (let depth = 0; k >= start && (depth > 0 || toks[k].value === ')'); k--) {
+    if (toks[k].value === ')') depth++;
+    else if (toks[k].value === '(') depth--;
+  }
+  const asTitle = (m: Mention | undefined) => (m && titleKey && namesTitle(m.key, titleKey) ? titleKey : m?.key);
+  const adjacent = primary.find((m) => m.end === k && !OBJECT_ONLY.has(m.type));
+  if (adjacent) return asTitle(adjacent);
+  // The sentence's opening subject: "he"/"she" or its first name, for a birth; for another verb only when it is the title
+  // ("Yolande Louise of Savoy (1487–1499), was a Duchess Consort of Savoy; married to Philibert II").
+  if (toks[start]?.lower === 'he' || toks[start]?.lower === 'she') return opening ? titleKey : undefined;
+  const firstName = nameBefore(primary, at);
+  if (opening) return asTitle(firstName);
+  return firstName?.start === start && asTitle(firstName) === titleKey ? titleKey : undefined;
+}
+
+/**
+ * Whether "he" or "she" is the verb's subject: right before it ("The daughter of X, she was married in 1781 to ..."), or
+ * opening the sentence when the verb follows "and" ("She was the daughter of X and married in 1781 to ...").
+ */
+function pronounBefore(toks: Tok[], at: number, start: number): boolean {
+  let k = at - 1;
+  while (k >= start && VERB_LEAD.has(toks[k].lower)) k--;
+  const pronoun = (t: Tok | undefined) => t?.lower === 'he' || t?.lower === 'she';
+  return k >= start && (pronoun(toks[k]) || (toks[k].lower === 'and' && pronoun(toks[start])));
+}
+
+/** The "to" after the verb at `at`, past places, dates, asides and BORN_PLACE_WORDS only (at most 20 tokens), or undefined. */
+function toAfter(toks: Tok[], at: number, end: number): number | undefined {
+  for (let k = at + 1, depth = 0; k <= end && k <= at + 20; k++) {
     const t = toks[k];
     if (t.value === '(') depth++;
     else if (t.value === ')') depth = Math.max(0, depth - 1);
-    else if (depth === 0 && t.lower === 'to') {
-      to = k;
-      break;
-    } else if (depth === 0 && !(t.kind === 'number' || t.cap || BORN_PLACE_WORDS.has(t.lower) || t.lower === 'and' || t.lower === 'between')) return;
+    else if (depth === 0 && t.lower === 'to') return k;
+    else if (depth === 0 && !(t.kind === 'number' || t.cap || BORN_PLACE_WORDS.has(t.lower) || t.lower === 'and' || t.lower === 'between')) return undefined;
   }
-  if (to < 0) return;
-  const first = names.find((m) => m.start > to && m.start <= to + 3);
-  if (!first || toks.slice(to + 1, first.start).some((t) => t.cap || t.kind !== 'word' || t.lower === 'parents')) return;
-  const person = nameBefore(primary, born);
-  let subject = person && titleKey && namesTitle(person.key, titleKey) ? titleKey : person?.key;
-  if (!person && ['he', 'she'].includes(toks[start]?.lower)) subject = titleKey;
-  if (!subject) return;
-  const parents = [first];
-  for (const m of names) {
-    if (m.start <= parents[parents.length - 1].end || parents.length >= 4) continue;
-    if (coordinatedBefore(toks, names, m, to) !== parents[parents.length - 1]) break;
-    parents.push(m);
-  }
-  const whole = all.filter((v) => !v.primary && v.variant && parents.some((p) => p.key === v.parent));
-  for (const p of [...parents, ...whole]) if (p.key !== subject && !rels.linked(subject, p.key)) rels.add(subject, 'child_of', p.key);
+  return undefined;
 }
 
 /** Whether a name is the title's, shortened: its words but titles ("Princess Helen") are all the title's ("Helen of Greece and Denmark"). */

@@ -26,7 +26,7 @@ const SNOW_TEXT = 'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. H
 
 describe('offline extractor', () => {
   it('has the documented id', () => {
-    expect(extractor.id).toBe('offline:v8');
+    expect(extractor.id).toBe('offline:v9');
   });
 
   it('extracts a named person and a place with guessed types', async () => {
@@ -195,6 +195,29 @@ describe('offline extractor', () => {
     expect(predicates(z, 'Albert III, Duke of Bavaria', 'Elisabetta Visconti')).toEqual(['child_of']);
     const w = await run('Isaac P. Walker', 'Isaac P. Walker was a senator. He was born in Virginia and moved with his family to Illinois in 1825.');
     expect(w.relations.filter((r) => r.predicate === 'child_of')).toEqual([]);
+  });
+
+  it('"married ... to X" past places and dates: the spouse, with the subject right before the verb', async () => {
+    const x = await run(
+      'Benjamin Pierce Cheney Jr.',
+      'Benjamin Pierce Cheney Jr. (1866 – 1942) was an American businessman. He was married at Covington, Kentucky, on February 23, 1898, to Julia Arthur.',
+    );
+    expect(predicates(x, 'Benjamin Pierce Cheney Jr.', 'Julia Arthur')).toEqual(['married_to']);
+    expect(predicates(x, 'Covington', 'Julia Arthur')).not.toContain('married_to');
+    // the name right before the verb is its subject, not the sentence's first name
+    const y = await run(
+      'Beatrice of Coimbra',
+      'Beatrice of Coimbra was a princess. After the battle of Alfarrobeira, she took refuge in Burgundy, where Isabella of Portugal was married to Duke Philip III the Good.',
+    );
+    expect(predicates(y, 'Isabella of Portugal', 'Duke Philip III the Good')).toEqual(['married_to']);
+    expect(y.relations.filter((r) => r.predicate === 'married_to' && r.subject !== 'Isabella of Portugal')).toEqual([]);
+    // an apposition before the verb is no subject; the title opening the sentence is
+    const z = await run(
+      'Beatrice of Brabant',
+      'Beatrice of Brabant (1225 – 1288), was a Countess consort of Flanders, married to Henry Raspe, Landgrave of Thuringia.',
+    );
+    expect(predicates(z, 'Beatrice of Brabant', 'Henry Raspe')).toEqual(['married_to']);
+    expect(predicates(z, 'Flanders', 'Henry Raspe')).not.toContain('married_to');
   });
 
   it('a nationality before a role and a name is not the object ("written by American musicians Mike Love and Brian Wilson")', async () => {
