@@ -173,32 +173,33 @@ CALL (raw) {
       ' '))), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS predicateWords
   WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact, predicateWords, [w IN predicateWords WHERE size(w) >= 4 | left(CASE WHEN w ENDS WITH 's'
       THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
+  WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact,
+       [j IN relationWords WHERE any(st IN stems WHERE qWords[j] STARTS WITH st)
+        OR $converseWords AND any(c IN [[['father', 'mother', 'parent', 'parents'], ['son', 'daughter', 'child']], [['son', 'daughter', 'child', 'children'],
+            ['father', 'mother', 'parent']], [['husband', 'wife', 'spouse'], ['marry', 'married', 'husband', 'wife', 'spouse']], [['grandfather', 'grandmother',
+            'grandparent', 'grandparents', 'grandson', 'granddaughter', 'grandchild', 'grandchildren', 'son-in-law', 'daughter-in-law', 'child-in-law'],
+            ['father', 'mother', 'parent', 'son', 'daughter', 'child']], [['father-in-law', 'mother-in-law', 'parent-in-law'], ['marry', 'married', 'husband',
+            'wife', 'spouse']], [['brother-in-law', 'sister-in-law', 'sibling-in-law'], ['marry', 'married', 'husband', 'wife', 'spouse', 'brother', 'sister',
+            'sibling']]] WHERE qWords[j] IN c[0] AND any(w IN predicateWords WHERE w IN c[1]))] AS candidates
   // A gendered kin word ("father") does not write a fact whose far end's names (its own and its synonyms') hold titles of
   // the other gender only ("Princess Sophia of Prussia"; "Adolph I", SAME_AS "Adolph I, Duke of Cleves"): KIN_GENDERS.
-  // Read only for a question that writes such a word.
-  WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact, predicateWords, stems,
-       CASE WHEN any(w IN kinWords WHERE any(g IN [[['father', 'husband', 'son', 'brother'], ['king', 'prince', 'duke', 'count', 'earl', 'baron', 'lord', 'sir',
-           'emperor', 'archduke', 'margrave', 'landgrave', 'elector', 'tsar', 'infante', 'mr']], [['mother', 'wife', 'daughter', 'sister'], ['queen',
+  // Read only for a fact such a word would write.
+  WITH named, nameLength, at, r, fact, kinWords, candidates,
+       CASE WHEN any(j IN candidates WHERE any(g IN [[['father', 'husband', 'son', 'brother'], ['king', 'prince', 'duke', 'count', 'earl', 'baron', 'lord',
+           'sir', 'emperor', 'archduke', 'margrave', 'landgrave', 'elector', 'tsar', 'infante', 'mr']], [['mother', 'wife', 'daughter', 'sister'], ['queen',
            'princess', 'duchess', 'countess', 'baroness', 'lady', 'dame', 'empress', 'archduchess', 'margravine', 'landgravine', 'electress', 'tsarina',
-           'infanta', 'mrs', 'ms', 'miss']]] WHERE w IN g[0])) THEN CASE WHEN startNode(r) = named THEN endNode(r) ELSE startNode(r) END END AS far
-  WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact, predicateWords, stems,
+           'infanta', 'mrs', 'ms', 'miss']]] WHERE kinWords[j] IN g[0])) THEN CASE WHEN startNode(r) = named THEN endNode(r) ELSE startNode(r) END END AS far
+  WITH named, nameLength, at, r, fact, kinWords, candidates,
        CASE WHEN far IS NULL THEN [] ELSE reduce(ws = [], n IN [far.name] + [(far)-[:SAME_AS]-(x) | x.name] |
          ws + split(toLower(apoc.text.regreplace(n, '[^\\p{L}]+', ' ')), ' ')) END AS farWords
-  WITH named, nameLength, at, r, fact, [j IN relationWords WHERE (any(st IN stems WHERE qWords[j] STARTS WITH st)
-       OR $converseWords AND any(c IN [[['father', 'mother', 'parent', 'parents'], ['son', 'daughter', 'child']], [['son', 'daughter', 'child', 'children'],
-           ['father', 'mother', 'parent']], [['husband', 'wife', 'spouse'], ['marry', 'married', 'husband', 'wife', 'spouse']], [['grandfather', 'grandmother',
-           'grandparent', 'grandparents', 'grandson', 'granddaughter', 'grandchild', 'grandchildren', 'son-in-law', 'daughter-in-law', 'child-in-law'],
-           ['father', 'mother', 'parent', 'son', 'daughter', 'child']], [['father-in-law', 'mother-in-law', 'parent-in-law'], ['marry', 'married', 'husband',
-           'wife', 'spouse']], [['brother-in-law', 'sister-in-law', 'sibling-in-law'], ['marry', 'married', 'husband', 'wife', 'spouse', 'brother', 'sister',
-           'sibling']]] WHERE qWords[j] IN c[0] AND any(w IN predicateWords WHERE w IN c[1])))
-       AND NOT any(g IN [[['father', 'husband', 'son', 'brother'], ['king', 'prince', 'duke', 'count', 'earl', 'baron', 'lord', 'sir', 'emperor', 'archduke',
+  WITH named, nameLength, at, r, fact, [j IN candidates WHERE NOT any(g IN [[['father', 'husband', 'son', 'brother'], ['king', 'prince', 'duke', 'count',
+      'earl', 'baron', 'lord', 'sir', 'emperor', 'archduke', 'margrave', 'landgrave', 'elector', 'tsar', 'infante', 'mr']], [['mother', 'wife', 'daughter',
+      'sister'], ['queen', 'princess', 'duchess', 'countess', 'baroness', 'lady', 'dame', 'empress', 'archduchess', 'margravine', 'landgravine', 'electress',
+      'tsarina', 'infanta', 'mrs', 'ms', 'miss']]] WHERE NOT kinWords[j] IN g[0] AND any(t IN g[1] WHERE t IN farWords)
+       AND any(h IN [[['father', 'husband', 'son', 'brother'], ['king', 'prince', 'duke', 'count', 'earl', 'baron', 'lord', 'sir', 'emperor', 'archduke',
            'margrave', 'landgrave', 'elector', 'tsar', 'infante', 'mr']], [['mother', 'wife', 'daughter', 'sister'], ['queen', 'princess', 'duchess',
            'countess', 'baroness', 'lady', 'dame', 'empress', 'archduchess', 'margravine', 'landgravine', 'electress', 'tsarina', 'infanta', 'mrs', 'ms',
-           'miss']]] WHERE NOT kinWords[j] IN g[0] AND any(t IN g[1] WHERE t IN farWords)
-                   AND any(h IN [[['father', 'husband', 'son', 'brother'], ['king', 'prince', 'duke', 'count', 'earl', 'baron', 'lord', 'sir', 'emperor',
-                       'archduke', 'margrave', 'landgrave', 'elector', 'tsar', 'infante', 'mr']], [['mother', 'wife', 'daughter', 'sister'], ['queen',
-                       'princess', 'duchess', 'countess', 'baroness', 'lady', 'dame', 'empress', 'archduchess', 'margravine', 'landgravine', 'electress',
-                       'tsarina', 'infanta', 'mrs', 'ms', 'miss']]] WHERE kinWords[j] IN h[0] AND none(t IN h[1] WHERE t IN farWords)))] AS written
+           'miss']]] WHERE kinWords[j] IN h[0] AND none(t IN h[1] WHERE t IN farWords)))] AS written
   // Of a curated type, the distance in words from the name to the nearest question word of its predicate: in "genes
   // upregulated by the compounds that treat X" the hop at X is "treat", not "upregulated" (docs/statements.md#relation-seeds).
   WITH named, r, fact, size(written) > 0 AS writes, CASE WHEN at IS NULL OR type(r) IN ['RELATED', 'SAME_AS'] THEN 0
