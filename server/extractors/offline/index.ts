@@ -1,5 +1,5 @@
 /**
- * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v9'.
+ * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v10'.
  *
  * Built on wink-nlp + wink-eng-lite-web-model (sentence splitting, POS tags, lemmas, a small
  * NER for numbers/dates); ~1,000 passages/s on one core. On top of that:
@@ -35,7 +35,8 @@
  *      son_of X), a birth to named parents ("She was born in England to A and B": child_of A, B) and a
  *      marriage past places and dates ("married at Covington, Kentucky, on ..., to X": married_to X);
  *    - title -> every other entity of the passage: the verb that links them when the sentence is
- *      about the title (title mention, pronoun or "The film ..." subject), else "mentions";
+ *      about the title (title mention, pronoun or "The film ..." subject), else "mentions"; a kin noun
+ *      in apposition to the title's kin ("son of A and B, daughter of C") is B's, not the title's;
  *    - a long name -> its components ("related_to") and variants (ALIAS_PREDICATE).
  *  - Descriptions: the sentences of the passage that mention the entity (the first sentences for
  *    the title), at most {@link DESCRIPTION_MAX_CHARS} characters.
@@ -55,7 +56,7 @@ export { extractPassage, type OfflineExtractorOptions } from './extract.js';
 export { MAX_RELATIONS_PER_SENTENCE } from './relations.js';
 
 /** Bumped when the extraction of the same text changes, so re-posted documents are extracted again. */
-export const OFFLINE_EXTRACTOR_ID = 'offline:v9';
+export const OFFLINE_EXTRACTOR_ID = 'offline:v10';
 
 export function createOfflineExtractor(options: OfflineExtractorOptions = {}): Extractor {
   const opts = { ...options };

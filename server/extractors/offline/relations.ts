@@ -366,6 +366,19 @@ function addTitleRelations(
     let lastBetween = -1;
     for (const o of names) if (o.start >= from && o.end < m.start) lastBetween = Math.max(lastBetween, o.end);
     const p = predicateBetween(toks, lastBetween >= 0 ? lastBetween + 1 : from, m.start);
+    // "son of Godfrey I and Matilda Billung, daughter of Herman": a kin noun in apposition to a name the title is kin to
+    // (or married to) describes that name, not the title; the co-occurrence pass gives it that name. Only right after the
+    // comma, no verb, "and" or "the" between ("son of A, and the grandson of B", "granddaughter of A, the daughter of B": a
+    // list of the title's kin), and not after a name the title is
+    // no kin to ("Count of Hesbaye and Count of Wormsgau, son of Robert I", "a member of the House of Dampierre, the son of").
+    const before = names.find((o) => o.end === lastBetween);
+    if (p !== undefined && before && KIN_OF.test(p) && toks[lastBetween + 1]?.value === ',') {
+      const apposition = toks
+        .slice(lastBetween + 2, m.start)
+        .every((t) => t.lower !== 'and' && t.lower !== 'the' && !t.cap && t.pos !== 'VERB' && t.pos !== 'AUX');
+      const kinOfTitle = predicateAt(before, from);
+      if (apposition && kinOfTitle !== undefined && (KIN_OF.test(kinOfTitle) || /marr|wife|husband|spouse/.test(kinOfTitle))) return undefined;
+    }
     if (p !== undefined || lastBetween < 0) return p;
     const c = coordinatedBefore(toks, names, m, from);
     return c ? predicateAt(c, from) : undefined;

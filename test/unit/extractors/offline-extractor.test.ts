@@ -26,7 +26,7 @@ const SNOW_TEXT = 'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. H
 
 describe('offline extractor', () => {
   it('has the documented id', () => {
-    expect(extractor.id).toBe('offline:v9');
+    expect(extractor.id).toBe('offline:v10');
   });
 
   it('extracts a named person and a place with guessed types', async () => {
@@ -195,6 +195,21 @@ describe('offline extractor', () => {
     expect(predicates(z, 'Albert III, Duke of Bavaria', 'Elisabetta Visconti')).toEqual(['child_of']);
     const w = await run('Isaac P. Walker', 'Isaac P. Walker was a senator. He was born in Virginia and moved with his family to Illinois in 1825.');
     expect(w.relations.filter((r) => r.predicate === 'child_of')).toEqual([]);
+  });
+
+  it('a kin noun in apposition to the title\'s kin describes that name, not the title; a list of the title\'s kin is the title\'s', async () => {
+    const x = await run(
+      'Gothelo I, Duke of Lorraine',
+      'Gothelo (– 19 April 1044) was the duke of Lower Lorraine. Gothelo was the youngest son of Godfrey I, Count of Verdun, and Matilda Billung, daughter of Herman, Duke of Saxony.',
+    );
+    expect(predicates(x, 'Gothelo I, Duke of Lorraine', 'Matilda Billung')).toEqual(['son_of']);
+    expect(predicates(x, 'Gothelo I, Duke of Lorraine', 'Herman')).not.toContain('daughter_of');
+    expect(predicates(x, 'Matilda Billung', 'Herman')).toEqual(['daughter_of']);
+    const y = await run(
+      'Gia Coppola',
+      'Gia Coppola is an American film director. She is a granddaughter of Francis Ford Coppola, the daughter of Gian-Carlo Coppola and the niece of Sofia Coppola.',
+    );
+    expect(predicates(y, 'Gia Coppola', 'Gian-Carlo Coppola')).toEqual(['daughter_of']);
   });
 
   it('"married ... to X" past places and dates: the spouse, with the subject right before the verb', async () => {
