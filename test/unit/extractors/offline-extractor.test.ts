@@ -197,7 +197,7 @@ describe('offline extractor', () => {
     expect(w.relations.filter((r) => r.predicate === 'child_of')).toEqual([]);
   });
 
-  it('a kin noun in apposition to the title\'s kin describes that name, not the title; a list of the title\'s kin is the title\'s', async () => {
+  it("a kin noun in apposition to the title's kin describes that name, not the title; a list of the title's kin is the title's", async () => {
     const x = await run(
       'Gothelo I, Duke of Lorraine',
       'Gothelo (– 19 April 1044) was the duke of Lower Lorraine. Gothelo was the youngest son of Godfrey I, Count of Verdun, and Matilda Billung, daughter of Herman, Duke of Saxony.',
