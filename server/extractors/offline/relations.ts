@@ -1,8 +1,7 @@
 /**
- * A passage's relations: a sentence's opening kin phrase ("The son of X, he ..."), its parents or spouse after "born/married ... to",
- * nearest co-occurring pairs in
- * each sentence, components and variants of long names, the title's alias and parts, and the title -> every other
- * entity.
+ * A passage's relations: a sentence's opening kin phrase ("The son of X, he ..."), its parents or spouse after
+ * "born/married ... to", nearest co-occurring pairs in each sentence, components and variants of long names, the title's
+ * alias and parts, and the title -> every other entity.
  */
 import { ALIAS_PREDICATE, LITERAL_TYPES } from '../../graph/facts.js';
 import type { ExtractedRelation } from '../types.js';
@@ -56,7 +55,7 @@ export function extractRelations(toks: Tok[], sentSpans: number[][], mentions: M
   for (const [, all] of bySentence) {
     const primary = all.filter((m) => m.primary);
     addFrontedKin(rels, toks, sentSpans, primary, keys.titleKey);
-    addKinTo(rels, toks, sentSpans, all, keys.titleKey);
+    addKinTo(rels, toks, sentSpans, primary, all, keys.titleKey);
     addCooccurrences(rels, toks, primary, keys.titleKey);
     // components and variants hang off the name they were taken from
     for (const m of all) {
@@ -96,8 +95,7 @@ function addFrontedKin(rels: RelationSet, toks: Tok[], sentSpans: number[][], pr
     const named = names.find((m) => m.start === j + 1);
     let subject: string | undefined;
     if (next.lower === 'he' || next.lower === 'she') subject = titleKey;
-    else if (named && (toks[named.end + 1]?.pos === 'VERB' || toks[named.end + 1]?.pos === 'AUX'))
-      subject = titleKey && namesTitle(named.key, titleKey) ? titleKey : named.key;
+    else if (named && (toks[named.end + 1]?.pos === 'VERB' || toks[named.end + 1]?.pos === 'AUX')) subject = asTitle(named, titleKey);
     else continue;
     if (!subject) return;
     for (const p of names) if (p.start > i + 1 && p.end < j && p.key !== subject) rels.add(subject, `${kin}_of`, p.key);
@@ -123,10 +121,16 @@ const TO_VERBS: ReadonlyMap<string, { predicate: string; coordinated: boolean; o
  * Siri Schnéevoigt"), and is no place, organisation or "<nationality> parents". The subject (verbSubject) takes the
  * verb's predicate to that name, to the names coordinated with it for "born" ("born at Dublin to Alice Maud Knox, and her
  * husband, John Henry Pigot"), and to their whole names ("John II, Duke of Brittany", a variant of "John II"). Before
- * the co-occurrence pass, like the fronted kin. `all` are the sentence's mentions.
+ * the co-occurrence pass, like the fronted kin. `primary` are the sentence's primary mentions, `all` all its mentions.
  */
-function addKinTo(rels: RelationSet, toks: Tok[], sentSpans: number[][], all: readonly Mention[], titleKey: string | undefined): void {
-  const primary = all.filter((m) => m.primary);
+function addKinTo(
+  rels: RelationSet,
+  toks: Tok[],
+  sentSpans: number[][],
+  primary: readonly Mention[],
+  all: readonly Mention[],
+  titleKey: string | undefined,
+): void {
   const names = primary.filter((m) => !OBJECT_ONLY.has(m.type));
   if (names.length === 0) return;
   const [start, end] = sentSpans[names[0].sent] ?? [0, -1];
@@ -157,39 +161,43 @@ function addKinTo(rels: RelationSet, toks: Tok[], sentSpans: number[][], all: re
 const VERB_LEAD = new Set(['was', 'were', 'is', 'had', 'has', 'been', 'later', 'first', 'then', 'also', 'subsequently', 'briefly', 'once']);
 
 /**
- * The subject of a kin verb at `at`: the title for "he" or "she" (pronounBefore); else the name right before the verb
+ * The subject of a kin verb at `at`: the title for "he" or "she" (pronounAt); else the name right before the verb
  * ("Isabella of Portugal was married to", "Mathilde (also Machteld), who was married to"); else the sentence's opening
  * subject: for a birth (`opening`) "he"/"she" (the title) or its first name ('Hermann II, called "the Scholar", was
  * born'), for another verb only a first name that is the title. A name that is the title's shortened ("Pettersen") is
  * the title.
  */
 function verbSubject(toks: Tok[], primary: readonly Mention[], at: number, start: number, opening: boolean, titleKey: string | undefined): string | undefined {
-  if (pronounBefore(toks, at, start)) return titleKey;
-  let k = at - 1;
-  while (k >= start && VERB_LEAD.has(toks[k].lower)) k--;
+  let k = verbLead(toks, at, start);
+  if (pronounAt(toks, k, start)) return titleKey;
   if (toks[k]?.lower === 'who') k -= toks[k - 1]?.value === ',' ? 2 : 1;
   for (let depth = 0; k >= start && (depth > 0 || toks[k].value === ')'); k--) {
     if (toks[k].value === ')') depth++;
     else if (toks[k].value === '(') depth--;
   }
-  const asTitle = (m: Mention | undefined) => (m && titleKey && namesTitle(m.key, titleKey) ? titleKey : m?.key);
   const adjacent = primary.find((m) => m.end === k && !OBJECT_ONLY.has(m.type));
-  if (adjacent) return asTitle(adjacent);
+  if (adjacent) return asTitle(adjacent, titleKey);
   // The sentence's opening subject: "he"/"she" or its first name, for a birth; for another verb only when it is the title
   // ("Yolande Louise of Savoy (1487–1499), was a Duchess Consort of Savoy; married to Philibert II").
   if (toks[start]?.lower === 'he' || toks[start]?.lower === 'she') return opening ? titleKey : undefined;
   const firstName = nameBefore(primary, at);
-  if (opening) return asTitle(firstName);
-  return firstName?.start === start && asTitle(firstName) === titleKey ? titleKey : undefined;
+  if (opening) return asTitle(firstName, titleKey);
+  return firstName?.start === start && asTitle(firstName, titleKey) === titleKey ? titleKey : undefined;
+}
+
+/** The token before the verb at `at` and the words that lead to it ("was later", "had been"). */
+function verbLead(toks: Tok[], at: number, start: number): number {
+  let k = at - 1;
+  while (k >= start && VERB_LEAD.has(toks[k].lower)) k--;
+  return k;
 }
 
 /**
- * Whether "he" or "she" is the verb's subject: right before it ("The daughter of X, she was married in 1781 to ..."), or
- * opening the sentence when the verb follows "and" ("She was the daughter of X and married in 1781 to ...").
+ * Whether "he" or "she" is the verb's subject, `k` the token before the verb and its lead (verbLead): that token ("The
+ * daughter of X, she was married in 1781 to ..."), or the sentence's opening one when the verb follows "and" ("She was
+ * the daughter of X and married in 1781 to ...").
  */
-function pronounBefore(toks: Tok[], at: number, start: number): boolean {
-  let k = at - 1;
-  while (k >= start && VERB_LEAD.has(toks[k].lower)) k--;
+function pronounAt(toks: Tok[], k: number, start: number): boolean {
   const pronoun = (t: Tok | undefined) => t?.lower === 'he' || t?.lower === 'she';
   return k >= start && (pronoun(toks[k]) || (toks[k].lower === 'and' && pronoun(toks[start])));
 }
@@ -211,6 +219,11 @@ function namesTitle(key: string, titleKey: string): boolean {
   const own = key.split(' ').filter((w) => !PERSON_TITLES.has(w));
   const title = new Set(titleKey.split(' '));
   return own.length > 0 && own.every((w) => title.has(w));
+}
+
+/** A name as a subject: the title when it is the title's name shortened (namesTitle), else itself; undefined for none. */
+function asTitle(m: Mention | undefined, titleKey: string | undefined): string | undefined {
+  return m && titleKey && namesTitle(m.key, titleKey) ? titleKey : m?.key;
 }
 
 /** Nearest co-occurring pairs among the primary mentions of one sentence. */
@@ -244,8 +257,7 @@ function addCooccurrences(rels: RelationSet, toks: Tok[], list: Mention[], title
       else if (KIN_OF.test(pred)) {
         const born = bornAt(toks, a);
         if (born !== undefined) {
-          const person = nameBefore(list, born);
-          const subject = person && titleKey && namesTitle(person.key, titleKey) ? titleKey : person?.key;
+          const subject = asTitle(nameBefore(list, born), titleKey);
           if (subject && !rels.linked(subject, b.key)) rels.add(subject, pred, b.key);
           pred = 'related_to';
         }
@@ -369,8 +381,8 @@ function addTitleRelations(
     // "son of Godfrey I and Matilda Billung, daughter of Herman": a kin noun in apposition to a name the title is kin to
     // (or married to) describes that name, not the title; the co-occurrence pass gives it that name. Only right after the
     // comma, no verb, "and" or "the" between ("son of A, and the grandson of B", "granddaughter of A, the daughter of B": a
-    // list of the title's kin), and not after a name the title is
-    // no kin to ("Count of Hesbaye and Count of Wormsgau, son of Robert I", "a member of the House of Dampierre, the son of").
+    // list of the title's kin), and not after a name the title is no kin to ("Count of Hesbaye and Count of Wormsgau, son
+    // of Robert I", "a member of the House of Dampierre, the son of").
     const before = names.find((o) => o.end === lastBetween);
     if (p !== undefined && before && KIN_OF.test(p) && toks[lastBetween + 1]?.value === ',') {
       const apposition = toks
