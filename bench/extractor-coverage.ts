@@ -23,7 +23,10 @@
  *      is an entity of a supporting passage, and share where *every* supporting passage is
  *      reachable from such seeded passages through shared entities (what a graph walk needs;
  *      unlike (b) it also holds for comparison questions whose two sides are unrelated);
- *  (d) average entities and relations per passage, distinct entity keys, throughput.
+ *  (d) average entities and relations per passage, distinct entity keys, throughput;
+ *  (e) title hops: of the passages whose text writes "directed / composed / produced / written by <Name>", the share
+ *      whose title (or its short form, the disambiguator aside) has a fact with that verb's "_by" predicate, the hop
+ *      "the director of X" asks for.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -115,7 +118,12 @@ export interface CoverageReport {
   bridgeAllConnectedNoDates: number;
   questionSeeding: number;
   seedReach: number;
+  /** (e), per verb: passages that write "<verb> by <Name>", and those whose title has the fact. */
+  titleHops: Record<string, { n: number; hit: number }>;
 }
+
+/** The verbs of section (e), written "<verb> by <Name>". */
+const TITLE_HOP_VERBS = ['directed', 'composed', 'produced', 'written'];
 
 async function main(): Promise<void> {
   const dir = process.argv[2];
@@ -147,6 +155,18 @@ async function main(): Promise<void> {
     for (const k of keys) allKeys.add(k);
   }
   const seconds = (performance.now() - t0) / 1000;
+  const titleHops = new Map<string, { n: number; hit: number }>();
+  for (const { p, x } of byId.values()) {
+    const verb = TITLE_HOP_VERBS.find((v) => new RegExp(`\\b${v} by \\p{Lu}`, 'u').test(p.text));
+    if (!verb) continue;
+    const title = normalizeName(p.title);
+    const short = normalizeName(p.title.replace(/\s*\([^()]*\)$/, ''));
+    const th = titleHops.get(verb) ?? { n: 0, hit: 0 };
+    th.n++;
+    const stem = verb.slice(0, 4);
+    if (x.relations.some((r) => r.predicate.includes(stem) && r.predicate.endsWith('_by') && [title, short].includes(normalizeName(r.subject)))) th.hit++;
+    titleHops.set(verb, th);
+  }
 
   let answerable = 0;
   let covered = 0;
@@ -217,6 +237,7 @@ async function main(): Promise<void> {
     bridgeAllConnectedNoDates: Number((bridgeAllNoDates / Math.max(1, counted)).toFixed(3)),
     questionSeeding: Number((seeded / Math.max(1, counted)).toFixed(3)),
     seedReach: Number((seedReach / Math.max(1, counted)).toFixed(3)),
+    titleHops: Object.fromEntries(titleHops),
   };
   if (asJson) {
     console.log(JSON.stringify(report));
@@ -236,6 +257,7 @@ async function main(): Promise<void> {
   );
   if (byType.size > 1)
     for (const [t, v] of byType) console.log(`      ${t.padEnd(18)} n=${v.n}  connected ${pct(v.all, v.n)}  reachable from question ${pct(v.reach, v.n)}`);
+  console.log(`  (e) title hops        ${[...titleHops].map(([v, th]) => `${v} by: ${pct(th.hit, th.n)}`).join('  ')}`);
   if (showMisses > 0) {
     console.log('  answer misses (answer in text, not an entity):');
     for (const m of misses) console.log(`    - ${m}`);

@@ -476,11 +476,14 @@ CALL (seeds) {
     MATCH (p:Passage) WHERE (p.title = x.name OR p.title STARTS WITH x.name + ' (') AND (p)-[:MENTIONS]->(x)
     RETURN p
   }
-  // Namesakes (several documents titled by the name) leave it open which page is the entity's: none is kept. A document
+  // Namesakes (several documents titled by the name) leave it open which page is the entity's, unless one alone has no
+  // disambiguator (the primary topic: "Forbidden Ground", not "Forbidden Ground (2013 film)"); else none is kept. A document
   // split into chunks is one page: its first chunk (ids doc#0, doc#1...: the shortest id, then the least) is kept.
   WITH e, p ORDER BY size(p.id), p.id
-  WITH e, collect(DISTINCT coalesce(p.documentId, p.id)) AS documents, collect(p)[0] AS lead WHERE size(documents) = 1
-  RETURN collect(DISTINCT elementId(lead)) AS ownPages
+  WITH e, collect(DISTINCT coalesce(p.documentId, p.id)) AS documents, collect(p) AS pages
+  WITH e, CASE WHEN size(documents) = 1 THEN pages ELSE [x IN pages WHERE NOT x.title =~ '.*\\([^()]*\\)'] END AS kept
+  WHERE size(apoc.coll.toSet([x IN kept | coalesce(x.documentId, x.id)])) = 1
+  RETURN collect(DISTINCT elementId(kept[0])) AS ownPages
 }
 CALL (topEntities, extraCandidates, named, ownPages) {
   CALL () {

@@ -337,14 +337,16 @@ function titledBy(title: string | undefined, name: string): boolean {
 
 /**
  * The pages kept ahead in rrf by hopPageKeep and namePageKeep: the own page of each seed marked ownPage (defaultSeeds), the
- * one passage that mentions it and is titled by its name (a trailing "(...)" allowed); a name that titles several, none.
+ * one passage that mentions it and is titled by its name (a trailing "(...)" allowed); a name that titles several, the one
+ * of them without a disambiguator (the primary topic), else none.
  */
 export function ownPages(g: RefGraph, seeds: { id: string; ownPage?: boolean }[]): string[] {
   const pages = new Set<string>();
   for (const s of seeds.filter((x) => x.ownPage)) {
     const name = g.entities.find((e) => e.id === s.id)?.name ?? '';
     const own = g.passages.filter((x) => titledBy(x.title, name) && x.mentions.includes(s.id));
-    if (own.length === 1) pages.add(own[0].id);
+    const primary = own.length === 1 ? own : own.filter((x) => !/\([^()]*\)$/.test(x.title ?? ''));
+    if (primary.length === 1) pages.add(primary[0].id);
   }
   return [...pages];
 }

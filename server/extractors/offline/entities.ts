@@ -29,7 +29,7 @@ export type Entities = Map<string, EntityAcc>;
 export interface TitleKeys {
   /** The title entity; '' when the passage has no title. */
   titleKey: string;
-  /** The title's short form when its disambiguator is a proper noun ("Leader of Opposition (Uganda)"). */
+  /** The title's short form when its disambiguator is a proper noun or dated ("Leader of Opposition (Uganda)", "X (1913 film)"). */
   aliasKey: string | undefined;
   /** Names inside the title and its disambiguator. */
   parts: string[];
@@ -39,7 +39,7 @@ export interface TitleKeys {
 export function addTitleEntities(entities: Entities, title: ParsedTitle, firstSentence: string, text: string): TitleKeys {
   const titleKey = normalizeName(title.name);
   if (titleKey) {
-    const t = title.type ?? titleTypeFromText(firstSentence, text, title.name) ?? 'Entity';
+    const t = title.type ?? titleTypeFromText(firstSentence, text, title.short) ?? 'Entity';
     entities.set(titleKey, { key: titleKey, name: title.name, type: t, typeVotes: new Map([[t, 100]]), sentences: [], firstMention: undefined });
   }
   let aliasKey: string | undefined;

@@ -79,7 +79,7 @@ export interface ParsedTitle {
   name: string;
   /** The title without any disambiguator. */
   short: string;
-  /** The short form, when a proper-noun disambiguator is kept in the name. */
+  /** The short form, when a proper-noun or dated disambiguator is kept in the name. */
   alias?: string;
   /** The type the disambiguator names ("1925 film" -> Work). */
   type?: string;
@@ -95,9 +95,12 @@ export function parseTitle(title: string): ParsedTitle {
   const short = m[1].trim();
   const dis = m[2].trim();
   const type = lastTypeMatch(dis);
-  if (type || dis.toLowerCase() === 'disambiguation' || !/\p{Lu}/u.test(dis)) return { name: short, short, type, dis };
-  // A proper-noun disambiguator ("Leader of Opposition (Uganda)"): keep the full title, alias the short form.
-  return { name: clean, short, alias: short, dis };
+  // A type alone ("(film)", "(poet)") names the kind of page: the short form is the title. A proper noun ("Leader of
+  // Opposition (Uganda)") or a date ("The Picture of Dorian Gray (1913 film)", "Bill Smith (footballer, born 1897)",
+  // "Aleksander Koniecpolski (1555–1609)") tells the page from its namesakes: the full title is the page's entity, so its
+  // facts are its own, and the short form, which the namesakes share, is its alias.
+  if (dis.toLowerCase() === 'disambiguation' || (!/\d/.test(dis) && (type !== undefined || !/\p{Lu}/u.test(dis)))) return { name: short, short, type, dis };
+  return { name: clean, short, alias: short, type, dis };
 }
 
 export function titleTypeFromText(firstSentence: string, text: string, name: string): string | undefined {

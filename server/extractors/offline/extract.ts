@@ -23,7 +23,7 @@ export function extractPassage(passage: PassageInput, options: OfflineExtractorO
   // Some corpora space out intra-word hyphens ("Park Geun - hye", "person - centered", "Go- Go", "comedy- drama"): rejoin
   // them. A suspended hyphen keeps its space ("one- and two-reel", "fifth- to sixth-century").
   const text = (passage.text ?? '').replace(/(\p{L}) ?- (?!(?:and|or|to|nor)\b)(?=\p{L})/gu, '$1-');
-  const tokenized = tokenize(text);
+  const tokenized = tokenize(text, parseTitle(passage.title ?? '').short);
   const { toks, sentSpans, sentTexts } = tokenized;
   const mentions = findMentions(tokenized, passage.title ?? '', !!options.concepts);
 

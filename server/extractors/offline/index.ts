@@ -1,10 +1,11 @@
 /**
- * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v10'.
+ * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v12'.
  *
  * Built on wink-nlp + wink-eng-lite-web-model (sentence splitting, POS tags, lemmas, a small
  * NER for numbers/dates); ~1,000 passages/s on one core. On top of that:
  *  - Text: spaced-out hyphens rejoined ("Go- Go", "comedy- drama"; not "one- and two-reel"), and no
- *    sentence starts with a lowercase word (wink ends one at the "!" of "Oh-Baby! is a 1940 film");
+ *    sentence starts with a lowercase word, a comma or a closing bracket, follows "lit." or cuts the opening title in two
+ *    (wink ends one at the "!" of "Oh-Baby! is a 1940 film" and of "Stop! Or My Mom Will Shoot");
  *  - Entities
  *    - capitalised-span chunking: proper-noun sequences with name connectors ("Green Party of
  *      England and Wales", "Jean de la Fontaine", "Kim Jong-il", title-case "Back In The U.S.A."),
@@ -18,8 +19,11 @@
  *      ("Burbank, California") and "Name, Nth Title of X" people ("Patrick Lyon, 3rd Earl of ...");
  *    - quoted titles ("Hello Love") as works; calendar dates ("7 September 1864", "May 3, 1869"),
  *      their years and other years; numbers, money and percentages;
- *    - the passage title (Wikipedia disambiguators such as "(1925 film)" stripped and used to
- *      guess the type) and the names inside it ("Prague astronomical clock" -> "Prague");
+ *    - the passage title (a Wikipedia disambiguator that only types it, "(film)", stripped and used to
+ *      guess the type; a dated or proper-noun one, "(1925 film)", "(Uganda)", kept, its short form an
+ *      alias that namesakes share and that gets the title's relations too) and the names inside it
+ *      ("Prague astronomical clock" -> "Prague"); a text that opens with the title names it there,
+ *      whatever names its words make ("Dr. Goldfoot and the Girl Bombs");
  *    - a lone surname that repeats a person named earlier ("Buxton") is that person, not a new entity;
  *    - types: Person, Place, Organization, Work, Date, Number, Money, Percent, Nationality, Entity
  *      (capitalised name of unknown kind), and Concept (optional, see {@link OfflineExtractorOptions}).
@@ -34,8 +38,9 @@
  *    - kin a sentence states around the co-occurrences: an opening kin phrase ("The son of X, he ...":
  *      son_of X), a birth to named parents ("She was born in England to A and B": child_of A, B) and a
  *      marriage past places and dates ("married at Covington, Kentucky, on ..., to X": married_to X);
- *    - title -> every other entity of the passage: the verb that links them when the sentence is
- *      about the title (title mention, pronoun or "The film ..." subject), else "mentions"; a kin noun
+ *    - title -> every other entity of the passage: the verb that links them when the entity's first
+ *      sentence is about the title (title mention, pronoun or "The film ..." subject; the entity's first
+ *      mention there that the verb reaches), else "mentions"; a kin noun
  *      in apposition to the title's kin ("son of A and B, daughter of C") is B's, not the title's;
  *    - a long name -> its components ("related_to") and variants (ALIAS_PREDICATE).
  *  - Descriptions: the sentences of the passage that mention the entity (the first sentences for
@@ -56,7 +61,7 @@ export { extractPassage, type OfflineExtractorOptions } from './extract.js';
 export { MAX_RELATIONS_PER_SENTENCE } from './relations.js';
 
 /** Bumped when the extraction of the same text changes, so re-posted documents are extracted again. */
-export const OFFLINE_EXTRACTOR_ID = 'offline:v10';
+export const OFFLINE_EXTRACTOR_ID = 'offline:v12';
 
 export function createOfflineExtractor(options: OfflineExtractorOptions = {}): Extractor {
   const opts = { ...options };

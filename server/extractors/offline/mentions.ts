@@ -24,7 +24,41 @@ export function findMentions({ doc, toks }: Tokenized, title: string, concepts: 
   if (concepts) findConceptMentions(toks, used, sink);
   mentions.sort((a, b) => a.start - b.start || b.end - a.end);
   dropLoneSentenceInitialWords(mentions, toks, title);
+  claimOpeningTitle(mentions, toks, title);
   return mentions;
+}
+
+/** The most tokens a title written at the passage's opening may span. */
+const OPENING_TITLE_MAX_TOKENS = 24;
+
+/**
+ * A passage that opens with its own title ("Dr. Goldfoot and the Girl Bombs is a 1966 film", "Stop! Or My Mom Will Shoot
+ * is a 1992 film", "Get Carter is a 1971 film") names the title there, whatever names the finders above made of those
+ * words ("Dr. Goldfoot" and "Girl Bombs", "My Mom Will Shoot", "Carter"): the span becomes one mention of the title (its
+ * short form, without the disambiguator), so the opening sentence's verbs are the title's.
+ */
+function claimOpeningTitle(mentions: Mention[], toks: Tok[], title: string): void {
+  const key = normalizeName(title.replace(/\s*\([^()]*\)$/, ''));
+  if (!key) return;
+  let start = 0;
+  while (start < toks.length && QUOTE_OPEN.has(toks[start].value)) start++;
+  let end = -1;
+  for (let k = start; k < toks.length && k - start < OPENING_TITLE_MAX_TOKENS; k++) {
+    const seen = normalizeName(displayOf(toks, start, k));
+    // the title ends where a name ends: not "Dana Blankstein" of "Dana Blankstein-Cohen", nor "Publix" of "Publix Super
+    // Markets, Inc., commonly known as Publix"
+    const next = toks[k + 1];
+    if (seen === key && (!next || (next.sp && !next.cap) || (next.kind === 'punctuation' && next.value !== '-'))) {
+      end = k;
+      break;
+    }
+    if (!key.startsWith(seen)) return;
+  }
+  if (end < 0 || mentions.some((m) => m.start === start && m.end === end && m.key === key)) return;
+  for (let i = mentions.length - 1; i >= 0; i--) if (mentions[i].start <= end && mentions[i].end >= start) mentions.splice(i, 1);
+  const at = mentions.findIndex((m) => m.start > end);
+  const claimed: Mention = { start, end, name: displayOf(toks, start, end), key, type: 'Entity', sent: toks[start].sent, primary: true };
+  mentions.splice(at < 0 ? mentions.length : at, 0, claimed);
 }
 
 function findQuotedMentions(toks: Tok[], used: Uint8Array, sink: MentionSink): void {

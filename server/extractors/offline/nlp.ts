@@ -4,6 +4,7 @@
  */
 import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
+import { normalizeName } from '../../graph/facts.js';
 import { CAP_RE, stripAccentsLower, type Tok } from './tokens.js';
 
 type WinkNlp = ReturnType<typeof winkNLP>;
@@ -22,7 +23,8 @@ export interface Tokenized {
   sentTexts: string[];
 }
 
-export function tokenize(text: string): Tokenized {
+/** `opening`: the passage title's short form, when the text may open with it (see joinLowercaseStarts). */
+export function tokenize(text: string, opening = ''): Tokenized {
   const { its } = nlp();
   const doc = nlp().readDoc(text);
   const tokens = doc.tokens();
@@ -31,7 +33,12 @@ export function tokenize(text: string): Tokenized {
   const lemmas = tokens.out(its.lemma as unknown as typeof its.value) as string[];
   const spaces = tokens.out(its.precedingSpaces) as string[];
   const kinds = tokens.out(its.type) as string[];
-  const { sentSpans, sentTexts } = joinLowercaseStarts(doc.sentences().out(its.span) as unknown as number[][], doc.sentences().out() as string[], values);
+  const { sentSpans, sentTexts } = joinLowercaseStarts(
+    doc.sentences().out(its.span) as unknown as number[][],
+    doc.sentences().out() as string[],
+    values,
+    opening,
+  );
   const toks: Tok[] = new Array(values.length);
   const mk = (i: number, sent: number): Tok => {
     const v = values[i];
@@ -51,17 +58,29 @@ export function tokenize(text: string): Tokenized {
   return { doc, toks, sentSpans, sentTexts };
 }
 
+/** Lowercase abbreviations that end no sentence: "lit.", "c.", "fl.", "b." ... */
+const ABBREVIATIONS: ReadonlySet<string> = new Set(['lit', 'c', 'ca', 'fl', 'cf', 'viz', 'vs', 'aka', 'approx', 'b', 'd', 'r']);
+
 /**
  * wink ends a sentence at every "!" and "?", also inside a title ("Monster a Go-Go! is a 1965 film",
  * "Where Does it Hurt? is a 1972 film") or an aside ("(died 1318?) was"): a sentence that would start
- * with a lowercase word continues the one before.
+ * with a lowercase word continues the one before. So does one that would start with a comma, a closing bracket, a colon
+ * or a semicolon ("Dove vai tutta nuda?, internationally released as ..."), with an opening bracket after "!" or "?"
+ * ("Tabitha, Arise! (German: ...) is a"), or after an abbreviation ('lit. "The spies ...") is a'); and, at the passage's
+ * opening, one that cuts its title in two ("Stop! | Or My Mom Will Shoot is a 1992 film", "Author! | Author! is a").
  */
-function joinLowercaseStarts(spans: number[][], texts: string[], values: string[]): { sentSpans: number[][]; sentTexts: string[] } {
+function joinLowercaseStarts(spans: number[][], texts: string[], values: string[], opening: string): { sentSpans: number[][]; sentTexts: string[] } {
   const sentSpans: number[][] = [];
   const sentTexts: string[] = [];
+  const titleKey = normalizeName(opening);
   for (let s = 0; s < spans.length; s++) {
     const first = values[spans[s][0]] ?? '';
-    if (sentSpans.length > 0 && /^\p{Ll}/u.test(first)) {
+    const prev = sentSpans[sentSpans.length - 1];
+    const exclaimed = prev !== undefined && /^[!?]$/.test(values[prev[1]] ?? '');
+    const abbreviated = prev !== undefined && values[prev[1]] === '.' && ABBREVIATIONS.has(values[prev[1] - 1] ?? '');
+    const read = prev !== undefined && sentSpans.length === 1 && titleKey ? normalizeName(values.slice(prev[0], prev[1] + 1).join(' ')) : '';
+    const insideTitle = read !== '' && titleKey.length > read.length && titleKey.startsWith(`${read} `);
+    if (prev !== undefined && (/^\p{Ll}/u.test(first) || /^[,);:]$/.test(first) || (exclaimed && first === '(') || abbreviated || insideTitle)) {
       sentSpans[sentSpans.length - 1] = [sentSpans[sentSpans.length - 1][0], spans[s][1]];
       sentTexts[sentTexts.length - 1] += ` ${texts[s]}`;
     } else {

@@ -19,6 +19,8 @@ const OBJECT_ONLY: ReadonlySet<string> = new Set(LITERAL_TYPES);
 /** The relations found so far; at most one per (subject, predicate, object), and none from an entity to itself. */
 class RelationSet {
   readonly relations: ExtractedRelation[] = [];
+  /** The keys of each relation's subject and object, by index. */
+  private readonly ends: Array<[string, string]> = [];
   /** Triples added, and the directed pairs they link. */
   private readonly seen = new Set<string>();
 
@@ -31,6 +33,31 @@ class RelationSet {
     this.seen.add(id);
     this.seen.add(`${sk}\u0000${ok}`);
     this.relations.push({ subject: this.entities.get(sk)!.name, predicate, object: this.entities.get(ok)!.name });
+    this.ends.push([sk, ok]);
+  }
+
+  /**
+   * Gives `to` every relation `from` is the subject of (but those to `to` and to `except`); where `to` is linked to the
+   * object already, only a verb, in place of its own `related_to`.
+   */
+  copySubject(from: string, to: string, except: readonly string[]): void {
+    const n = this.relations.length;
+    for (let i = 0; i < n; i++) {
+      const [sk, ok] = this.ends[i];
+      if (sk !== from || ok === to || except.includes(ok)) continue;
+      const { predicate } = this.relations[i];
+      if (!this.linked(to, ok)) this.add(to, predicate, ok);
+      else if (predicate !== 'related_to' && predicate !== 'mentions') this.refine(to, ok, predicate);
+    }
+  }
+
+  /** Gives the `related_to` relation from `sk` to `ok`, if there is one, the predicate instead. */
+  private refine(sk: string, ok: string, predicate: string): void {
+    const i = this.ends.findIndex(([s, o], j) => s === sk && o === ok && this.relations[j].predicate === 'related_to');
+    if (i < 0 || this.seen.has(`${sk}\u0000${predicate}\u0000${ok}`)) return;
+    this.seen.delete(`${sk}\u0000related_to\u0000${ok}`);
+    this.seen.add(`${sk}\u0000${predicate}\u0000${ok}`);
+    this.relations[i].predicate = predicate;
   }
 
   /** Whether a relation from `sk` to `ok` exists. */
@@ -67,6 +94,9 @@ export function extractRelations(toks: Tok[], sentSpans: number[][], mentions: M
   if (titleKey && aliasKey && entities.has(aliasKey) && aliasKey !== titleKey) rels.add(titleKey, ALIAS_PREDICATE, aliasKey);
   for (const k of keys.parts) rels.add(titleKey, 'related_to', k);
   if (titleKey) addTitleRelations(rels, toks, sentSpans, mentions, entities, keys);
+  // "The Picture of Dorian Gray (1913 film)": the page's relations are the title's, and also its short form's, the name
+  // that namesakes share and a question that does not write the disambiguator asks about
+  if (titleKey && aliasKey && aliasKey !== titleKey && entities.has(aliasKey)) rels.copySubject(titleKey, aliasKey, keys.parts);
   return rels.relations;
 }
 
@@ -395,13 +425,20 @@ function addTitleRelations(
     const c = coordinatedBefore(toks, names, m, from);
     return c ? predicateAt(c, from) : undefined;
   };
+  const predicateOf = (m: Mention): string | undefined => {
+    const sentStart = sentSpans[m.sent]?.[0] ?? 0;
+    const tm = titleMentionsBySent.get(m.sent);
+    const from = tm && tm.end < m.start ? tm.end + 1 : !tm && refersToTitle(toks, sentStart, m.sent) ? sentStart : -1;
+    return from >= 0 && !describesNextName(toks, names, m) ? predicateAt(m, from) : undefined;
+  };
   for (const e of entities.values()) {
     if (e.key === titleKey || e.key === aliasKey || !e.firstMention) continue;
     const m = e.firstMention;
     if (rels.linked(titleKey, e.key)) continue;
-    const sentStart = sentSpans[m.sent]?.[0] ?? 0;
-    const tm = titleMentionsBySent.get(m.sent);
-    const from = tm && tm.end < m.start ? tm.end + 1 : !tm && refersToTitle(toks, sentStart, m.sent) ? sentStart : -1;
-    rels.add(titleKey, (from >= 0 && !describesNextName(toks, names, m) ? predicateAt(m, from) : undefined) ?? 'mentions', e.key);
+    // the entity's first sentence: its first mention there that the sentence's verb reaches ("They Who Dare (aka Lewis
+    // Milestone's They Who Dare) is a 1954 film directed by Lewis Milestone")
+    let predicate: string | undefined;
+    for (const o of names) if (o.key === e.key && o.sent === m.sent && o.start >= m.start && (predicate = predicateOf(o)) !== undefined) break;
+    rels.add(titleKey, predicate ?? predicateOf(m) ?? 'mentions', e.key);
   }
 }

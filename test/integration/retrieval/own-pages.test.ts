@@ -137,6 +137,18 @@ describe.each(['gated', 'ppr'] as Mode[])('%s', (mode) => {
     );
   });
 
+  test('namePageKeep: of the pages a name titles, the one without a disambiguator (the primary topic) is kept', async () => {
+    await edited(
+      "MATCH (e:Entity {id: 'w:gamecock'}) CREATE (p:Passage {id: 'd:primary', title: 'The Gamecock', text: 'The Gamecock is a novel.', embedding: $v})-[:MENTIONS {weight: 1.0}]->(e)",
+      { v: withCosine(q, 0.1, rand) },
+      "MATCH (p:Passage {id: 'd:primary'}) DETACH DELETE p",
+      async () => {
+        const r = await ask(mode, COMPARISON, { namePageKeep: true });
+        expect(kept(r).sort()).toEqual([...HOPS, 'd:monster', 'd:primary'].sort());
+      },
+    );
+  });
+
   test('a page split into chunks is one page: its first chunk is kept, not the others', async () => {
     // A second chunk of Bill Rebane's document (the fixture's passages are documents 'doc-' + their id).
     await edited(

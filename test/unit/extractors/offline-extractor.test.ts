@@ -26,7 +26,7 @@ const SNOW_TEXT = 'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. H
 
 describe('offline extractor', () => {
   it('has the documented id', () => {
-    expect(extractor.id).toBe('offline:v10');
+    expect(extractor.id).toBe('offline:v12');
   });
 
   it('extracts a named person and a place with guessed types', async () => {
@@ -45,8 +45,8 @@ describe('offline extractor', () => {
     expect(entity(x, '2015')?.type).toBe('Date');
   });
 
-  it('adds the title as an entity even when the text never names it, stripping the disambiguator', async () => {
-    const x = await run('The Goose Woman (1925 film)', 'It was directed by Clarence Brown and stars Louise Dresser.');
+  it('adds the title as an entity even when the text never names it, stripping a disambiguator that only types it', async () => {
+    const x = await run('The Goose Woman (film)', 'It was directed by Clarence Brown and stars Louise Dresser.');
     const t = entity(x, 'The Goose Woman');
     expect(t).toBeDefined();
     expect(t?.name).toBe('The Goose Woman');
@@ -55,6 +55,20 @@ describe('offline extractor', () => {
     expect(t?.description).toContain('It was directed by Clarence Brown');
     // the title links to the entities of the passage, with the verb of the sentence
     expect(x.relations).toContainEqual({ subject: 'The Goose Woman', predicate: 'direct_by', object: 'Clarence Brown' });
+  });
+
+  it("keeps a dated title whole, its own facts apart from its namesakes', and gives its short form the facts too", async () => {
+    const x = await run(
+      'The Picture of Dorian Gray (1913 film)',
+      'The Picture of Dorian Gray (1913) is an American silent film, directed by Phillips Smalley, starring Wallace Reid.',
+    );
+    expect(entity(x, 'The Picture of Dorian Gray (1913 film)')?.type).toBe('Work');
+    expect(predicates(x, 'The Picture of Dorian Gray (1913 film)', 'The Picture of Dorian Gray')).toEqual(['alias']);
+    expect(predicates(x, 'The Picture of Dorian Gray (1913 film)', 'Phillips Smalley')).toEqual(['direct_by']);
+    expect(predicates(x, 'The Picture of Dorian Gray', 'Phillips Smalley')).toEqual(['direct_by']);
+    // a person's: kin the text gives the short name is the dated title's
+    const p = await run('Bill Smith (footballer, born 1897)', 'Bill Smith (1897 – 1960) was an English footballer. He was the son of John Smith.');
+    expect(predicates(p, 'Bill Smith (footballer, born 1897)', 'John Smith')).toEqual(['son_of']);
   });
 
   it('links two entities that co-occur in a sentence with the verb lemma as predicate', async () => {
@@ -112,6 +126,40 @@ describe('offline extractor', () => {
     expect(directed.map((r) => r.predicate)).toContain('direct_by');
     const asked = await run('Where Does it Hurt?', 'Where Does it Hurt? is a 1972 American comedy film directed by Rod Amateau.');
     expect(asked.relations.filter((r) => r.object === 'Rod Amateau').map((r) => r.predicate)).toContain('direct_by');
+  });
+
+  it('reads a passage that opens with its title as naming the title there, whatever names its words make', async () => {
+    // "and the" splits the words into two names; "lit." is no sentence's end
+    const goldfoot = await run(
+      'Dr. Goldfoot and the Girl Bombs',
+      'Dr. Goldfoot and the Girl Bombs( Italian:" Le spie vengono dal semifreddo", lit. " The spies who came in from the cool") is a 1966 Eurospy comedy film, made in Technicolor and directed by Mario Bava.',
+    );
+    expect(predicates(goldfoot, 'Dr. Goldfoot and the Girl Bombs', 'Mario Bava')).toEqual(['direct_by']);
+    expect(goldfoot.relations.filter((r) => r.object === 'Mario Bava' && r.predicate === 'direct_by').map((r) => r.subject)).toEqual([
+      'Dr. Goldfoot and the Girl Bombs',
+    ]);
+    // "!" inside the title, and a sentence that would start with its comma
+    const stop = await run(
+      'Stop! Or My Mom Will Shoot',
+      'Stop! Or My Mom Will Shoot is a 1992 American buddy cop action comedy film directed by Roger Spottiswoode.',
+    );
+    expect(predicates(stop, 'Stop! Or My Mom Will Shoot', 'Roger Spottiswoode')).toEqual(['direct_by']);
+    const deep = await run(
+      'Man from the Deep River',
+      'Il paese del sesso selvaggio( English: The Country of Savage Sex), also known as Man From Deep River and Sacrifice!, is a 1972 Italian film directed by Umberto Lenzi.',
+    );
+    expect(predicates(deep, 'Man from the Deep River', 'Umberto Lenzi')).toEqual(['direct_by']);
+    // the title ends where a word ends
+    const cohen = await run('Dana Blankstein', 'Dana Blankstein-Cohen (born March 3, 1981) is an Israeli film director.');
+    expect(names(cohen)).toContain('Dana Blankstein-Cohen');
+  });
+
+  it("gives the title the verb that reaches a later mention in an entity's first sentence, where the first reaches none", async () => {
+    const x = await run(
+      'Joanna Elisabeth of Holstein-Gottorp',
+      'Johanna Elisabeth of Holstein-Gottorp (24 October 1712 – 30 May 1760) was a German regent, Princess of Anhalt-Zerbst by marriage to Christian August, Prince of Anhalt-Zerbst, and regent of Anhalt-Zerbst from 1747 to 1752.',
+    );
+    expect(predicates(x, 'Joanna Elisabeth of Holstein-Gottorp', 'Anhalt-Zerbst')).toEqual(['regent_of']);
   });
 
   it('rejoins a hyphen spaced out after its first half, but not a suspended one', async () => {
