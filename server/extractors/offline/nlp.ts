@@ -78,8 +78,9 @@ function joinLowercaseStarts(spans: number[][], texts: string[], values: string[
     const prev = sentSpans[sentSpans.length - 1];
     const exclaimed = prev !== undefined && /^[!?]$/.test(values[prev[1]] ?? '');
     const abbreviated = prev !== undefined && values[prev[1]] === '.' && ABBREVIATIONS.has(values[prev[1] - 1] ?? '');
-    const read = prev !== undefined && sentSpans.length === 1 && titleKey ? normalizeName(values.slice(prev[0], prev[1] + 1).join(' ')) : '';
-    const insideTitle = read !== '' && titleKey.length > read.length && titleKey.startsWith(`${read} `);
+    // the passage's first sentence so far, when the title goes on past it ("Stop!" of "Stop! Or My Mom Will Shoot")
+    const firstSoFar = prev !== undefined && sentSpans.length === 1 && titleKey ? normalizeName(values.slice(prev[0], prev[1] + 1).join(' ')) : '';
+    const insideTitle = firstSoFar !== '' && titleKey.startsWith(`${firstSoFar} `);
     if (prev !== undefined && (/^\p{Ll}/u.test(first) || /^[,);:]$/.test(first) || (exclaimed && first === '(') || abbreviated || insideTitle)) {
       sentSpans[sentSpans.length - 1] = [sentSpans[sentSpans.length - 1][0], spans[s][1]];
       sentTexts[sentTexts.length - 1] += ` ${texts[s]}`;

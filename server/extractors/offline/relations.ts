@@ -435,10 +435,9 @@ function addTitleRelations(
     if (e.key === titleKey || e.key === aliasKey || !e.firstMention) continue;
     const m = e.firstMention;
     if (rels.linked(titleKey, e.key)) continue;
-    // the entity's first sentence: its first mention there that the sentence's verb reaches ("They Who Dare (aka Lewis
-    // Milestone's They Who Dare) is a 1954 film directed by Lewis Milestone")
-    let predicate: string | undefined;
-    for (const o of names) if (o.key === e.key && o.sent === m.sent && o.start >= m.start && (predicate = predicateOf(o)) !== undefined) break;
-    rels.add(titleKey, predicate ?? predicateOf(m) ?? 'mentions', e.key);
+    // the first of the entity's mentions in its first sentence that a verb links to the title ("..., Princess of
+    // Anhalt-Zerbst by marriage to ..., and regent of Anhalt-Zerbst from 1747": regent_of)
+    const there = [...names.filter((o) => o.key === e.key && o.sent === m.sent && o.start >= m.start), m];
+    rels.add(titleKey, there.map(predicateOf).find((p) => p !== undefined) ?? 'mentions', e.key);
   }
 }
