@@ -23,14 +23,14 @@ export function extractPassage(passage: PassageInput, options: OfflineExtractorO
   // Some corpora space out intra-word hyphens ("Park Geun - hye", "person - centered", "Go- Go", "comedy- drama"): rejoin
   // them. A suspended hyphen keeps its space ("one- and two-reel", "fifth- to sixth-century").
   const text = (passage.text ?? '').replace(/(\p{L}) ?- (?!(?:and|or|to|nor)\b)(?=\p{L})/gu, '$1-');
-  const tokenized = tokenize(text, parseTitle(passage.title ?? '').short);
+  const title = parseTitle(passage.title ?? '');
+  const tokenized = tokenize(text, title.short);
   const { toks, sentSpans, sentTexts } = tokenized;
-  const mentions = findMentions(tokenized, passage.title ?? '', !!options.concepts);
+  const mentions = findMentions(tokenized, passage.title ?? '', title.short, !!options.concepts);
 
   // The title's entities come first, and its type (known before the mentions are read) decides
   // whether a lone surname in the text is the title person.
   const entities: Entities = new Map();
-  const title = parseTitle(passage.title ?? '');
   const keys = addTitleEntities(entities, title, sentTexts[0] ?? text, text);
   resolvePartialNames(mentions, keys.titleKey ? { key: keys.titleKey, name: title.name, type: entities.get(keys.titleKey)!.type } : undefined);
   addMentionEntities(entities, mentions);

@@ -12,7 +12,8 @@ import { QUOTE_CLOSE, QUOTE_OPEN, collectInto, displayOf, isSentenceInitial, typ
 import { findDateMentions, findNerMentions } from './values.js';
 
 /** All mentions of a tokenized passage, in text order (longer first at the same start). */
-export function findMentions({ doc, toks }: Tokenized, title: string, concepts: boolean): Mention[] {
+/** `title` is the passage's title as written, `opening` its short form (parseTitle), which the text may open with. */
+export function findMentions({ doc, toks }: Tokenized, title: string, opening: string, concepts: boolean): Mention[] {
   const mentions: Mention[] = [];
   const sink = collectInto(mentions);
   const used = new Uint8Array(toks.length);
@@ -24,7 +25,7 @@ export function findMentions({ doc, toks }: Tokenized, title: string, concepts: 
   if (concepts) findConceptMentions(toks, used, sink);
   mentions.sort((a, b) => a.start - b.start || b.end - a.end);
   dropLoneSentenceInitialWords(mentions, toks, title);
-  claimOpeningTitle(mentions, toks, title);
+  claimOpeningTitle(mentions, toks, opening);
   return mentions;
 }
 
@@ -37,8 +38,8 @@ const OPENING_TITLE_MAX_TOKENS = 24;
  * words ("Dr. Goldfoot" and "Girl Bombs", "My Mom Will Shoot", "Carter"): the span becomes one mention of the title (its
  * short form, without the disambiguator), so the opening sentence's verbs are the title's.
  */
-function claimOpeningTitle(mentions: Mention[], toks: Tok[], title: string): void {
-  const key = normalizeName(title.replace(/\s*\([^()]*\)$/, ''));
+function claimOpeningTitle(mentions: Mention[], toks: Tok[], opening: string): void {
+  const key = normalizeName(opening);
   if (!key) return;
   let start = 0;
   while (start < toks.length && QUOTE_OPEN.has(toks[start].value)) start++;

@@ -437,7 +437,8 @@ function addTitleRelations(
     if (rels.linked(titleKey, e.key)) continue;
     // the first of the entity's mentions in its first sentence that a verb links to the title ("..., Princess of
     // Anhalt-Zerbst by marriage to ..., and regent of Anhalt-Zerbst from 1747": regent_of)
-    const there = [...names.filter((o) => o.key === e.key && o.sent === m.sent && o.start >= m.start), m];
+    const there = names.filter((o) => o.key === e.key && o.sent === m.sent && o.start >= m.start);
+    if (!there.includes(m)) there.push(m);
     rels.add(titleKey, there.map(predicateOf).find((p) => p !== undefined) ?? 'mentions', e.key);
   }
 }

@@ -90,6 +90,14 @@ async function edited(edit: string, params: Record<string, unknown>, undo: strin
     await driver.executeQuery(undo, {}, { database: 'neo4j' });
   }
 }
+/** Runs `check` with one more page that mentions The Gamecock (titled `title`), then removes it. */
+const withGamecockPage = (id: string, title: string, text: string, check: () => Promise<void>) =>
+  edited(
+    "MATCH (e:Entity {id: 'w:gamecock'}) CREATE (p:Passage {id: $id, title: $title, text: $text, embedding: $v})-[:MENTIONS {weight: 1.0}]->(e)",
+    { id, title, text, v: withCosine(q, 0.1, rand) },
+    `MATCH (p:Passage {id: '${id}'}) DETACH DELETE p`,
+    check,
+  );
 
 describe.each(['gated', 'ppr'] as Mode[])('%s', (mode) => {
   test("each named film's written hop seeds, and its page goes first", async () => {
@@ -126,27 +134,17 @@ describe.each(['gated', 'ppr'] as Mode[])('%s', (mode) => {
   });
 
   test('namePageKeep: a name that titles two pages keeps neither', async () => {
-    await edited(
-      "MATCH (e:Entity {id: 'w:gamecock'}) CREATE (p:Passage {id: 'd:song', title: 'The Gamecock (song)', text: 'The Gamecock is a song.', embedding: $v})-[:MENTIONS {weight: 1.0}]->(e)",
-      { v: withCosine(q, 0.1, rand) },
-      "MATCH (p:Passage {id: 'd:song'}) DETACH DELETE p",
-      async () => {
-        const r = await ask(mode, COMPARISON, { namePageKeep: true });
-        expect(kept(r).sort()).toEqual([...HOPS, 'd:monster'].sort());
-      },
-    );
+    await withGamecockPage('d:song', 'The Gamecock (song)', 'The Gamecock is a song.', async () => {
+      const r = await ask(mode, COMPARISON, { namePageKeep: true });
+      expect(kept(r).sort()).toEqual([...HOPS, 'd:monster'].sort());
+    });
   });
 
   test('namePageKeep: of the pages a name titles, the one without a disambiguator (the primary topic) is kept', async () => {
-    await edited(
-      "MATCH (e:Entity {id: 'w:gamecock'}) CREATE (p:Passage {id: 'd:primary', title: 'The Gamecock', text: 'The Gamecock is a novel.', embedding: $v})-[:MENTIONS {weight: 1.0}]->(e)",
-      { v: withCosine(q, 0.1, rand) },
-      "MATCH (p:Passage {id: 'd:primary'}) DETACH DELETE p",
-      async () => {
-        const r = await ask(mode, COMPARISON, { namePageKeep: true });
-        expect(kept(r).sort()).toEqual([...HOPS, 'd:monster', 'd:primary'].sort());
-      },
-    );
+    await withGamecockPage('d:primary', 'The Gamecock', 'The Gamecock is a novel.', async () => {
+      const r = await ask(mode, COMPARISON, { namePageKeep: true });
+      expect(kept(r).sort()).toEqual([...HOPS, 'd:monster', 'd:primary'].sort());
+    });
   });
 
   test('a page split into chunks is one page: its first chunk is kept, not the others', async () => {
