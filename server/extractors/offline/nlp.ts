@@ -55,7 +55,32 @@ export function tokenize(text: string, opening = ''): Tokenized {
   };
   for (let s = 0; s < sentSpans.length; s++) for (let i = sentSpans[s][0]; i <= sentSpans[s][1]; i++) toks[i] = mk(i, s);
   for (let i = 0; i < toks.length; i++) toks[i] ??= mk(i, sentSpans.length);
+  retagSubjectVerbs(toks);
   return { doc, toks, sentSpans, sentTexts };
+}
+
+/** Verbs wink tags as plural nouns after "The film", with their lemmas ("The film stars Luke Goss"). */
+const VERBS_TAGGED_AS_NOUNS: ReadonlyMap<string, string> = new Map([
+  ['stars', 'star'],
+  ['co-stars', 'co-star'],
+  ['costars', 'costar'],
+  ['features', 'feature'],
+]);
+
+/**
+ * wink tags the verb of "The film stars Luke Goss" as a plural noun: after "the <noun>" that opens a sentence or follows
+ * a comma, one of VERBS_TAGGED_AS_NOUNS with a name after it is the subject's verb.
+ */
+function retagSubjectVerbs(toks: Tok[]): void {
+  for (let i = 2; i + 1 < toks.length; i++) {
+    const [the, subject, word, next] = [toks[i - 2], toks[i - 1], toks[i], toks[i + 1]];
+    const lemma = VERBS_TAGGED_AS_NOUNS.get(word.lower);
+    const opensClause = i === 2 || toks[i - 3].sent !== the.sent || toks[i - 3].value === ',';
+    if (lemma && opensClause && the.lower === 'the' && subject.pos === 'NOUN' && word.pos === 'NOUN' && next.pos === 'PROPN') {
+      word.pos = 'VERB';
+      word.lemma = lemma;
+    }
+  }
 }
 
 /** Lowercase abbreviations that end no sentence: "lit.", "c.", "fl.", "b." ... */

@@ -3,10 +3,14 @@
  * preposition ("born_in"), "<noun>_of" ("daughter_of"), alias links ("also known as"), and whether a
  * sentence is about the passage's title.
  */
+import { isKnownWord } from './evidence.js';
 import { NAME_CONNECTORS } from './lexicon.js';
 import { QUOTE_OPEN, isCapWord, stripAccentsLower, type Mention, type Tok } from './tokens.js';
 
 const PRONOUN_STARTS = new Set(['he', 'she', 'it', 'they', 'his', 'her', 'its', 'their', 'this']);
+const SUBJECT_PRONOUNS = new Set(['he', 'she', 'it', 'they', 'i', 'we', 'you']);
+/** The most tokens an opening phrase before "the film ..." may have (titleSubjectStart). */
+const OPENING_PHRASE_MAX = 12;
 
 function cleanPredicate(p: string): string {
   const s = stripAccentsLower(p)
@@ -126,13 +130,53 @@ function lastVerb(toks: Tok[], from: number, to: number): number | undefined {
   return verbs.length ? verbs[verbs.length - 1].i : undefined;
 }
 
-/** Whether a sentence without an explicit title mention is about the title (first sentence, pronoun or "The film ..." start). */
-export function refersToTitle(toks: Tok[], sentStart: number, sent: number): boolean {
-  if (sent === 0) return true;
+/** A verb form that may be a participle ("written", "directed", "starring"). */
+const isParticiple = (t: Tok): boolean => /(ing|ed|en)$/.test(t.lower);
+
+/** A sentence with no verb of its own that opens with a participle: "Starring A, B in the lead roles and music composed by C". */
+function isParticipleFragment(toks: Tok[], sentStart: number): boolean {
+  const first = toks[sentStart];
+  if (first?.pos !== 'VERB' || !/(ing|ed)$/.test(first.lower)) return false;
+  for (let k = sentStart + 1; k < toks.length && toks[k].sent === first.sent; k++) {
+    const t = toks[k];
+    if (t.pos === 'AUX' || (t.pos === 'VERB' && !isParticiple(t)) || SUBJECT_PRONOUNS.has(t.lower)) return false;
+  }
+  return true;
+}
+
+/**
+ * Where the subject of a sentence without an explicit title mention starts when that subject is the title, else -1: the
+ * sentence start for the first sentence, a pronoun, a "The film ..." start or one of its parts ("The film's music was
+ * ...", "Music of the film has been ...") and a participle fragment ("Starring A, B ..."); the "the" of "the film ..." after an opening phrase that ends in a comma and
+ * holds no verb of its own ("Like its predecessor, the film was directed by ...", "Released in 1945 by MGM, the film is
+ * ..."; not "He left, the band was ...").
+ */
+export function titleSubjectStart(toks: Tok[], sentStart: number, sent: number): number {
+  if (sent === 0) return sentStart;
   const t0 = toks[sentStart];
-  if (!t0) return false;
-  if (PRONOUN_STARTS.has(t0.lower)) return true;
-  const t1 = toks[sentStart + 1];
-  const t2 = toks[sentStart + 2];
-  return t0.lower === 'the' && !!t1 && t1.pos === 'NOUN' && !!t2 && (t2.pos === 'AUX' || t2.pos === 'VERB');
+  if (!t0) return -1;
+  if (PRONOUN_STARTS.has(t0.lower)) return sentStart;
+  const theNounVerb = (i: number) => {
+    const verbAt = (k: number) => toks[k]?.pos === 'AUX' || toks[k]?.pos === 'VERB';
+    const theNoun = (k: number) => toks[k]?.lower === 'the' && toks[k + 1]?.pos === 'NOUN';
+    // "the film was ...", and a part of it: "the film's music was ...", "(the) music of / for the film was ..."
+    if (theNoun(i) && (verbAt(i + 2) || (toks[i + 2]?.value === "'s" && toks[i + 3]?.pos === 'NOUN' && verbAt(i + 4)))) return true;
+    const head = toks[i]?.lower === 'the' ? i + 1 : i;
+    const common = toks[head]?.pos === 'NOUN' || (head === sentStart && toks[head]?.pos === 'PROPN' && isKnownWord(toks[head].lower));
+    return common && (toks[head + 1]?.lower === 'of' || toks[head + 1]?.lower === 'for') && theNoun(head + 2) && verbAt(head + 4);
+  };
+  if (theNounVerb(sentStart)) return sentStart;
+  if (isParticipleFragment(toks, sentStart)) return sentStart;
+  for (let i = sentStart + 1; i < sentStart + OPENING_PHRASE_MAX && toks[i] && toks[i].value !== '.'; i++) {
+    if (toks[i].value !== ',') continue;
+    const phrase = toks.slice(sentStart, i);
+    // A participle opens the phrase ("Released in 1945"), perhaps with others after "and" ("Directed by A and written by
+    // B"); any other verb, an auxiliary or a subject pronoun makes it a clause.
+    const clause = phrase.some(
+      (t, k) =>
+        t.pos === 'AUX' || (t.pos === 'VERB' && k > 0 && !(isParticiple(t) && ['and', 'or'].includes(phrase[k - 1].lower))) || SUBJECT_PRONOUNS.has(t.lower),
+    );
+    return !clause && theNounVerb(i + 1) ? i + 1 : -1;
+  }
+  return -1;
 }

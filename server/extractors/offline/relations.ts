@@ -6,7 +6,7 @@
 import { ALIAS_PREDICATE, LITERAL_TYPES } from '../../graph/facts.js';
 import type { ExtractedRelation } from '../types.js';
 import type { Entities, TitleKeys } from './entities.js';
-import { isAliasLink, isPrepositionalObject, predicateBetween, refersToTitle } from './predicates.js';
+import { isAliasLink, isPrepositionalObject, predicateBetween, titleSubjectStart } from './predicates.js';
 import { PERSON_TITLES } from './lexicon.js';
 import type { Mention, Tok } from './tokens.js';
 
@@ -388,7 +388,8 @@ function coordinatedPredicate(toks: Tok[], names: readonly Mention[], from: numb
 
 /**
  * Title -> every other entity not yet linked to it: the verb that links them when the entity's first
- * sentence is about the title (title mention before it, pronoun or "The film ..." subject), else "mentions".
+ * sentence is about the title (title mention before it, pronoun or "The film ..." subject, also after an opening phrase),
+ * else "mentions".
  */
 function addTitleRelations(
   rels: RelationSet,
@@ -428,8 +429,11 @@ function addTitleRelations(
   const predicateOf = (m: Mention): string | undefined => {
     const sentStart = sentSpans[m.sent]?.[0] ?? 0;
     const tm = titleMentionsBySent.get(m.sent);
-    const from = tm && tm.end < m.start ? tm.end + 1 : !tm && refersToTitle(toks, sentStart, m.sent) ? sentStart : -1;
-    return from >= 0 && !describesNextName(toks, names, m) ? predicateAt(m, from) : undefined;
+    const subject = tm ? -1 : titleSubjectStart(toks, sentStart, m.sent);
+    // A name in an opening participle phrase before that subject is the title's too ("Directed by Jon Favreau, the film stars ...").
+    const inOpening = subject > m.start && toks[sentStart].pos === 'VERB';
+    const from = tm && tm.end < m.start ? tm.end + 1 : inOpening ? sentStart : subject;
+    return from >= 0 && from < m.start && !describesNextName(toks, names, m) ? predicateAt(m, from) : undefined;
   };
   for (const e of entities.values()) {
     if (e.key === titleKey || e.key === aliasKey || !e.firstMention) continue;

@@ -26,7 +26,7 @@ const SNOW_TEXT = 'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. H
 
 describe('offline extractor', () => {
   it('has the documented id', () => {
-    expect(extractor.id).toBe('offline:v12');
+    expect(extractor.id).toBe('offline:v13');
   });
 
   it('extracts a named person and a place with guessed types', async () => {
@@ -217,6 +217,57 @@ describe('offline extractor', () => {
     // a kin phrase that is the sentence's subject, not fronted, writes none: "The son of a rich man marries ..."
     const z = await run('Never the Twain', 'Never the Twain is a film. The son of Lord Henry Clive marries the daughter of a beggar.');
     expect(z.relations.filter((r) => r.predicate === 'son_of')).toEqual([]);
+  });
+
+  it('"the film ..." after an opening phrase is the title, and so is a participle phrase\'s agent ("Directed by X, the film was ...")', async () => {
+    const x = await run('Before Sunset', 'Before Sunset is a 2004 romantic drama film. Like its predecessor, the film was directed by Richard Linklater.');
+    expect(predicates(x, 'Before Sunset', 'Richard Linklater')).toEqual(['direct_by']);
+    const y = await run(
+      'Iron Man 3',
+      'Iron Man 3 is a 2013 superhero film. Directed by Shane Black and written by Justin Theroux, the film was distributed by Walt Disney Studios.',
+    );
+    expect(predicates(y, 'Iron Man 3', 'Shane Black')).toEqual(['direct_by']);
+    expect(predicates(y, 'Iron Man 3', 'Justin Theroux')).toEqual(['write_by']);
+    expect(predicates(y, 'Iron Man 3', 'Walt Disney Studios')).toEqual(['distribute_by']);
+    // an opening phrase that is no participle's leaves its names alone; one with a subject of its own is a clause, not an opening
+    const z = await run(
+      'Communist Party of Ruritania',
+      'Communist Party of Ruritania is a party. After the death of Josip Broz, the party was led by Milan Kovac.',
+    );
+    expect(predicates(z, 'Communist Party of Ruritania', 'Milan Kovac')).toEqual(['lead_by']);
+    expect(predicates(z, 'Communist Party of Ruritania', 'Josip Broz')).toEqual(['mentions']);
+    const w = await run('The Quiet Ones', 'The Quiet Ones is a band. When he left in 1990, the group was joined by Tom Varga.');
+    expect(predicates(w, 'The Quiet Ones', 'Tom Varga')).toEqual(['mentions']);
+  });
+
+  it('a part of the title as the subject is the title\'s: "The film\'s music was composed by X", "Music of the film ..."', async () => {
+    const x = await run('The Straw Hat', "The Straw Hat is a 1974 Soviet film. The film's music was composed by Isaac Schwartz.");
+    expect(predicates(x, 'The Straw Hat', 'Isaac Schwartz')).toEqual(['compose_by']);
+    const y = await run('Agni', 'Agni is a 2004 Bengali film. Music of the film has been composed by Ashok Bhadra.');
+    expect(predicates(y, 'Agni', 'Ashok Bhadra')).toEqual(['compose_by']);
+    const z = await run('Yaadein', 'Yaadein is a 1964 film. The music for the film was composed by Vasant Desai.');
+    expect(predicates(z, 'Yaadein', 'Vasant Desai')).toEqual(['compose_by']);
+  });
+
+  it('a verbless fragment that opens with a participle is the title\'s: "Starring A, B in the lead roles and music composed by C"', async () => {
+    const x = await run(
+      'Thodallullu',
+      'Thodallullu is a 1988 Telugu comedy film directed by Relangi Narasimha Rao. Starring Rajendra Prasad, Chandra Mohan, Gautami in the lead roles and music composed by Raj-Koti.',
+    );
+    expect(predicates(x, 'Thodallullu', 'Rajendra Prasad')).toEqual(['star']);
+    expect(predicates(x, 'Thodallullu', 'Raj-Koti')).toEqual(['compose_by']);
+    // a participle before a clause of its own is no fragment: "Following the war, Smith became ..." gives the title nothing
+    const y = await run('Acme Works', 'Acme Works is a company. Following the war John Smith became the director of Zenith Motors.');
+    expect(predicates(y, 'Acme Works', 'Zenith Motors')).toEqual(['mentions']);
+  });
+
+  it('reads "The film stars X" as a verb, which wink tags as a plural noun', async () => {
+    const x = await run('Interview with a Hitman', 'Interview with a Hitman is a 2012 film. The film stars Luke Goss and Caroline Tillette.');
+    expect(predicates(x, 'Interview with a Hitman', 'Luke Goss')).toEqual(['star']);
+    expect(predicates(x, 'Interview with a Hitman', 'Caroline Tillette')).toEqual(['star']);
+    // only the verbs wink mistags: "the band members John ..." stays a noun
+    const y = await run('The Quiet Ones', 'The Quiet Ones is a band. The band members John Smith and Paul Jones wrote songs.');
+    expect(y.relations.filter((r) => r.predicate.startsWith('member'))).toEqual([]);
   });
 
   it('"born ... to A and B": the person is child_of each parent, a parent\'s whole name too', async () => {
