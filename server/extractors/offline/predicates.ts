@@ -145,11 +145,12 @@ function isParticipleFragment(toks: Tok[], sentStart: number): boolean {
 }
 
 /**
- * Where the subject of a sentence without an explicit title mention starts when that subject is the title, else -1: the
- * sentence start for the first sentence, a pronoun, a "The film ..." start or one of its parts ("The film's music was
- * ...", "Music of the film has been ...") and a participle fragment ("Starring A, B ..."); the "the" of "the film ..." after an opening phrase that ends in a comma and
- * holds no verb of its own ("Like its predecessor, the film was directed by ...", "Released in 1945 by MGM, the film is
- * ..."; not "He left, the band was ...").
+ * Where the subject of a sentence without an explicit title mention starts when that subject is the title, else -1:
+ * - the sentence start for the first sentence, a pronoun, a "The film ..." start or one of its parts ("The film's music
+ *   was ...", "Music of the film has been ..."), and a participle fragment ("Starring A, B ...");
+ * - the "the" of "the film ..." after an opening phrase that ends in a comma and holds no verb of its own ("Like its
+ *   predecessor, the film was directed by ...", "Released in 1945 by MGM, the film is ..."; not "He left, the band
+ *   was ...").
  */
 export function titleSubjectStart(toks: Tok[], sentStart: number, sent: number): number {
   if (sent === 0) return sentStart;

@@ -388,8 +388,8 @@ function coordinatedPredicate(toks: Tok[], names: readonly Mention[], from: numb
 
 /**
  * Title -> every other entity not yet linked to it: the verb that links them when the entity's first
- * sentence is about the title (title mention before it, pronoun or "The film ..." subject, also after an opening phrase),
- * else "mentions".
+ * sentence is about the title (a title mention before it, else the subject titleSubjectStart finds: a pronoun, "The film
+ * ...", a part of the film, a participle fragment, "the film ..." after an opening phrase), else "mentions".
  */
 function addTitleRelations(
   rels: RelationSet,
