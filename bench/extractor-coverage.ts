@@ -31,6 +31,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createOfflineExtractor } from '../server/extractors/offline/index.js';
+import { parseTitle } from '../server/extractors/offline/entity-types.js';
 import { normalizeName } from '../server/graph/facts.js';
 import type { Extraction } from '../server/extractors/types.js';
 
@@ -160,7 +161,7 @@ async function main(): Promise<void> {
     const verb = TITLE_HOP_VERBS.find((v) => new RegExp(`\\b${v} by \\p{Lu}`, 'u').test(p.text));
     if (!verb) continue;
     const title = normalizeName(p.title);
-    const short = normalizeName(p.title.replace(/\s*\([^()]*\)$/, ''));
+    const short = normalizeName(parseTitle(p.title).short);
     const th = titleHops.get(verb) ?? { n: 0, hit: 0 };
     th.n++;
     const stem = verb.slice(0, 4);
