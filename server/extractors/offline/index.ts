@@ -1,12 +1,13 @@
 /**
- * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v13'.
+ * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v14'.
  *
  * Built on wink-nlp + wink-eng-lite-web-model (sentence splitting, POS tags, lemmas, a small
  * NER for numbers/dates); ~1,000 passages/s on one core. On top of that:
  *  - Text: spaced-out hyphens rejoined ("Go- Go", "comedy- drama"; not "one- and two-reel"), and no
  *    sentence starts with a lowercase word, a comma or a closing bracket, follows "lit." or cuts the opening title in two
  *    (wink ends one at the "!" of "Oh-Baby! is a 1940 film" and of "Stop! Or My Mom Will Shoot"); "The film stars X"
- *    has its verb, which wink tags as a plural noun ("stars", "features");
+ *    has its verb, which wink tags as a plural noun ("stars", "features"); a first name that wink tags as a verb at
+ *    a sentence's start is a name ("Drew Barrymore appeared", "Grant Gee edited");
  *  - Entities
  *    - capitalised-span chunking: proper-noun sequences with name connectors ("Green Party of
  *      England and Wales", "Jean de la Fontaine", "Kim Jong-il", title-case "Back In The U.S.A."),
@@ -39,13 +40,14 @@
  *    - kin a sentence states around the co-occurrences: an opening kin phrase ("The son of X, he ...":
  *      son_of X), a birth to named parents ("She was born in England to A and B": child_of A, B) and a
  *      marriage past places and dates ("married at Covington, Kentucky, on ..., to X": married_to X);
- *    - title -> every other entity of the passage: the verb that links them when the entity's first
- *      sentence is about the title (title mention, pronoun, "The film ..." subject or a part of it: "The
- *      film's music was composed by X", "Music of the film ..."; a fragment that opens with a participle:
- *      "Starring A, B in the lead roles and music composed by C"; also after an opening phrase: "Like its
- *      predecessor, the film was directed by X", and the agent of an opening participle phrase before that
- *      subject: "Directed by X, the film ..."; the entity's first
- *      mention there that the verb reaches), else "mentions"; a kin noun
+ *    - title -> every other entity of the passage: the verb of the first of the entity's mentions, in any
+ *      sentence, that a sentence about the title links to it (title mention, pronoun, "The film ..." subject
+ *      or a part of it: "The film's music was composed by X", "Music of the film ..."; a fragment that opens
+ *      with a participle: "Starring A, B in the lead roles and music composed by C", "Written and directed by
+ *      X."; also after an opening phrase: "Like its predecessor, the film was directed by X", and the agent of
+ *      an opening participle phrase before that subject: "Directed by X, the film ..."), else "mentions";
+ *      where the co-occurrence pass linked the two first, that verb replaces its "related_to" ("a 1987 film
+ *      with X. It was written by X": write_by X); a kin noun
  *      in apposition to the title's kin ("son of A and B, daughter of C") is B's, not the title's;
  *    - a long name -> its components ("related_to") and variants (ALIAS_PREDICATE).
  *  - Descriptions: the sentences of the passage that mention the entity (the first sentences for
@@ -66,7 +68,7 @@ export { extractPassage, type OfflineExtractorOptions } from './extract.js';
 export { MAX_RELATIONS_PER_SENTENCE } from './relations.js';
 
 /** Bumped when the extraction of the same text changes, so re-posted documents are extracted again. */
-export const OFFLINE_EXTRACTOR_ID = 'offline:v13';
+export const OFFLINE_EXTRACTOR_ID = 'offline:v14';
 
 export function createOfflineExtractor(options: OfflineExtractorOptions = {}): Extractor {
   const opts = { ...options };

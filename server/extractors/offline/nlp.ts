@@ -5,6 +5,7 @@
 import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 import { normalizeName } from '../../graph/facts.js';
+import { JUNK_WORDS } from './lexicon.js';
 import { CAP_RE, stripAccentsLower, type Tok } from './tokens.js';
 
 type WinkNlp = ReturnType<typeof winkNLP>;
@@ -56,6 +57,7 @@ export function tokenize(text: string, opening = ''): Tokenized {
   for (let s = 0; s < sentSpans.length; s++) for (let i = sentSpans[s][0]; i <= sentSpans[s][1]; i++) toks[i] = mk(i, s);
   for (let i = 0; i < toks.length; i++) toks[i] ??= mk(i, sentSpans.length);
   retagSubjectVerbs(toks);
+  retagOpeningNames(toks);
   return { doc, toks, sentSpans, sentTexts };
 }
 
@@ -80,6 +82,26 @@ function retagSubjectVerbs(toks: Tok[]): void {
       word.pos = 'VERB';
       word.lemma = lemma;
     }
+  }
+}
+
+/**
+ * wink tags a first name that is also a verb as that verb when it opens a sentence ("Drew Barrymore appeared", "Grant Gee
+ * edited", "Sue Lyon"; in mid-sentence it tags them as names), and the name lost its first word. A capitalised verb
+ * that opens a statement (not a question), with a name right after it, is that name's first word. These stay verbs:
+ * a participle ("Directed by", "Starring"), "Born" ("Born Claude Lyon-Bowes, he ..."), an "-s" form, and the function
+ * words a sentence-initial name never starts with (JUNK_WORDS: "Will Smith" keeps only "Smith").
+ */
+function retagOpeningNames(toks: Tok[]): void {
+  let end = toks.length - 1;
+  for (let i = toks.length - 2; i >= 0; i--) {
+    if (toks[i + 1].sent !== toks[i].sent) end = i;
+    const t = toks[i];
+    const opens = i === 0 || toks[i - 1].sent !== t.sent;
+    if (!opens || !t.cap || t.pos !== 'VERB' || toks[i + 1].pos !== 'PROPN' || toks[i + 1].sent !== t.sent) continue;
+    if (/(?:ing|ed|en|s)$/.test(t.lower) || t.lower === 'born' || JUNK_WORDS.has(t.lower) || toks[end].value === '?') continue;
+    t.pos = 'PROPN';
+    t.lemma = t.lower;
   }
 }
 

@@ -136,7 +136,7 @@ const isParticiple = (t: Tok): boolean => /(ing|ed|en)$/.test(t.lower);
 /** A sentence with no verb of its own that opens with a participle: "Starring A, B in the lead roles and music composed by C". */
 function isParticipleFragment(toks: Tok[], sentStart: number): boolean {
   const first = toks[sentStart];
-  if (first?.pos !== 'VERB' || !/(ing|ed)$/.test(first.lower)) return false;
+  if (first?.pos !== 'VERB' || !isParticiple(first)) return false;
   for (let k = sentStart + 1; k < toks.length && toks[k].sent === first.sent; k++) {
     const t = toks[k];
     if (t.pos === 'AUX' || (t.pos === 'VERB' && !isParticiple(t)) || SUBJECT_PRONOUNS.has(t.lower)) return false;

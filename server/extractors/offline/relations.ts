@@ -52,7 +52,7 @@ class RelationSet {
   }
 
   /** Gives the `related_to` relation from `sk` to `ok`, if there is one, the predicate instead. */
-  private refine(sk: string, ok: string, predicate: string): void {
+  refine(sk: string, ok: string, predicate: string): void {
     const i = this.ends.findIndex(([s, o], j) => s === sk && o === ok && this.relations[j].predicate === 'related_to');
     if (i < 0 || this.seen.has(`${sk}\u0000${predicate}\u0000${ok}`)) return;
     this.seen.delete(`${sk}\u0000related_to\u0000${ok}`);
@@ -438,11 +438,17 @@ function addTitleRelations(
   for (const e of entities.values()) {
     if (e.key === titleKey || e.key === aliasKey || !e.firstMention) continue;
     const m = e.firstMention;
-    if (rels.linked(titleKey, e.key)) continue;
-    // the first of the entity's mentions in its first sentence that a verb links to the title ("..., Princess of
-    // Anhalt-Zerbst by marriage to ..., and regent of Anhalt-Zerbst from 1747": regent_of)
-    const there = names.filter((o) => o.key === e.key && o.sent === m.sent && o.start >= m.start);
-    if (!there.includes(m)) there.push(m);
-    rels.add(titleKey, there.map(predicateOf).find((p) => p !== undefined) ?? 'mentions', e.key);
+    // the first of the entity's mentions that a verb links to the title, in any sentence ("..., Princess of Anhalt-Zerbst
+    // by marriage to ..., and regent of Anhalt-Zerbst from 1747": regent_of; "a 1987 film with Sam Raimi. It was written
+    // by Sam Raimi": write_by)
+    const there = names.filter((o) => o.key === e.key && (o.sent > m.sent || (o.sent === m.sent && o.start >= m.start)));
+    if (!there.includes(m)) there.unshift(m);
+    const predicate = there.map(predicateOf).find((p) => p !== undefined);
+    // A pair the co-occurrence pass linked first keeps its link; a verb replaces its related_to.
+    if (rels.linked(titleKey, e.key)) {
+      if (predicate !== undefined) rels.refine(titleKey, e.key, predicate);
+      continue;
+    }
+    rels.add(titleKey, predicate ?? 'mentions', e.key);
   }
 }

@@ -26,7 +26,7 @@ const SNOW_TEXT = 'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. H
 
 describe('offline extractor', () => {
   it('has the documented id', () => {
-    expect(extractor.id).toBe('offline:v13');
+    expect(extractor.id).toBe('offline:v14');
   });
 
   it('extracts a named person and a place with guessed types', async () => {
@@ -259,6 +259,33 @@ describe('offline extractor', () => {
     // a participle before a clause of its own is no fragment: "Following the war, Smith became ..." gives the title nothing
     const y = await run('Acme Works', 'Acme Works is a company. Following the war John Smith became the director of Zenith Motors.');
     expect(predicates(y, 'Acme Works', 'Zenith Motors')).toEqual(['mentions']);
+  });
+
+  it('a fragment that opens with an "-en" participle is the title\'s too: "Written and directed by X."', async () => {
+    const x = await run('Evil Dead II', 'Evil Dead II is a 1987 American horror film. Written and directed by Sam Raimi.');
+    expect(predicates(x, 'Evil Dead II', 'Sam Raimi')).toEqual(['direct_by']);
+  });
+
+  it('gives the title the verb of a later sentence about it where an earlier one only names the entity', async () => {
+    // the co-occurrence pass links the pair first ("film with Sam Raimi": related_to); the later verb replaces it
+    const x = await run('Evil Dead II', 'Evil Dead II is a 1987 film with Sam Raimi. It was written by Sam Raimi.');
+    expect(predicates(x, 'Evil Dead II', 'Sam Raimi')).toEqual(['write_by']);
+    // the first sentence gave "mentions": the later verb is taken instead
+    const y = await run('Evil Dead II', 'Evil Dead II is a 1987 American horror film. Sam Raimi was on set daily. It was written by Sam Raimi.');
+    expect(predicates(y, 'Evil Dead II', 'Sam Raimi')).toEqual(['write_by']);
+    // a later sentence that is not about the title gives it nothing
+    const z = await run('Evil Dead II', 'Evil Dead II is a 1987 film with Sam Raimi. Bruce Campbell was written into it by Sam Raimi.');
+    expect(predicates(z, 'Evil Dead II', 'Sam Raimi')).toEqual(['related_to']);
+  });
+
+  it('reads a first name wink tags as a verb at the start of a sentence as part of the name ("Drew Barrymore appeared")', async () => {
+    const x = await run('Test Film', 'Test Film is a 1999 drama film. Drew Barrymore appeared in it. Grant Gee edited it.');
+    expect(names(x)).toEqual(expect.arrayContaining(['Drew Barrymore', 'Grant Gee']));
+    expect(names(x)).not.toContain('Barrymore');
+    // a participle and "Born" stay verbs; so does a question's opening verb
+    const y = await run('Lord Lyon', 'Lord Lyon was a peer. Born Claude Lyon, he was styled Lord Lyon. Directed by John Ford, the film was a hit.');
+    expect(names(y)).not.toContain('Born Claude Lyon');
+    expect(names(y)).not.toContain('Directed');
   });
 
   it('reads "The film stars X" as a verb, which wink tags as a plural noun', async () => {
