@@ -1,5 +1,5 @@
 /**
- * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v14'.
+ * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v15'.
  *
  * Built on wink-nlp + wink-eng-lite-web-model (sentence splitting, POS tags, lemmas, a small
  * NER for numbers/dates); ~1,000 passages/s on one core. On top of that:
@@ -43,12 +43,12 @@
  *    - title -> every other entity of the passage: the verb of the first of the entity's mentions, in any
  *      sentence, that a sentence about the title links to it (title mention, pronoun, "The film ..." subject
  *      or a part of it: "The film's music was composed by X", "Music of the film ..."; a fragment that opens
- *      with a participle: "Starring A, B in the lead roles and music composed by C", "Written and directed by
+ *      with a participle: "Starring A, B in lead roles and music composed by C", "Written and directed by
  *      X."; also after an opening phrase: "Like its predecessor, the film was directed by X", and the agent of
  *      an opening participle phrase before that subject: "Directed by X, the film ..."), else "mentions";
  *      where the co-occurrence pass linked the two first, that verb replaces its "related_to" ("a 1987 film
- *      with X. It was written by X": write_by X); a kin noun
- *      in apposition to the title's kin ("son of A and B, daughter of C") is B's, not the title's;
+ *      with X. It was written by X": write_by X); a kin noun in apposition to the title's kin ("son of A and
+ *      B, daughter of C") is B's, not the title's;
  *    - a long name -> its components ("related_to") and variants (ALIAS_PREDICATE).
  *  - Descriptions: the sentences of the passage that mention the entity (the first sentences for
  *    the title), at most {@link DESCRIPTION_MAX_CHARS} characters.
@@ -68,7 +68,7 @@ export { extractPassage, type OfflineExtractorOptions } from './extract.js';
 export { MAX_RELATIONS_PER_SENTENCE } from './relations.js';
 
 /** Bumped when the extraction of the same text changes, so re-posted documents are extracted again. */
-export const OFFLINE_EXTRACTOR_ID = 'offline:v14';
+export const OFFLINE_EXTRACTOR_ID = 'offline:v15';
 
 export function createOfflineExtractor(options: OfflineExtractorOptions = {}): Extractor {
   const opts = { ...options };

@@ -133,13 +133,17 @@ function lastVerb(toks: Tok[], from: number, to: number): number | undefined {
 /** A verb form that may be a participle ("written", "directed", "starring"). */
 const isParticiple = (t: Tok): boolean => /(ing|ed|en)$/.test(t.lower);
 
-/** A sentence with no verb of its own that opens with a participle: "Starring A, B in the lead roles and music composed by C". */
+/**
+ * A sentence with no verb of its own that opens with a participle: "Starring A, B in the lead roles and music composed by
+ * C". A word the tagger calls a verb right after a preposition is none ("in lead roles": wink tags "lead" a verb there).
+ */
 function isParticipleFragment(toks: Tok[], sentStart: number): boolean {
   const first = toks[sentStart];
   if (first?.pos !== 'VERB' || !isParticiple(first)) return false;
   for (let k = sentStart + 1; k < toks.length && toks[k].sent === first.sent; k++) {
     const t = toks[k];
-    if (t.pos === 'AUX' || (t.pos === 'VERB' && !isParticiple(t)) || SUBJECT_PRONOUNS.has(t.lower)) return false;
+    const finiteVerb = t.pos === 'VERB' && !isParticiple(t) && toks[k - 1].pos !== 'ADP';
+    if (t.pos === 'AUX' || finiteVerb || SUBJECT_PRONOUNS.has(t.lower)) return false;
   }
   return true;
 }
