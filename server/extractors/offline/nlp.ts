@@ -6,7 +6,7 @@ import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 import { normalizeName } from '../../graph/facts.js';
 import { JUNK_WORDS } from './lexicon.js';
-import { CAP_RE, stripAccentsLower, type Tok } from './tokens.js';
+import { CAP_RE, isParticiple, stripAccentsLower, type Tok } from './tokens.js';
 
 type WinkNlp = ReturnType<typeof winkNLP>;
 export type WinkDoc = ReturnType<WinkNlp['readDoc']>;
@@ -99,7 +99,7 @@ function retagOpeningNames(toks: Tok[]): void {
     const t = toks[i];
     const opens = i === 0 || toks[i - 1].sent !== t.sent;
     if (!opens || !t.cap || t.pos !== 'VERB' || toks[i + 1].pos !== 'PROPN' || toks[i + 1].sent !== t.sent) continue;
-    if (/(?:ing|ed|en|s)$/.test(t.lower) || t.lower === 'born' || JUNK_WORDS.has(t.lower) || toks[end].value === '?') continue;
+    if (isParticiple(t) || t.lower.endsWith('s') || t.lower === 'born' || JUNK_WORDS.has(t.lower) || toks[end].value === '?') continue;
     t.pos = 'PROPN';
     t.lemma = t.lower;
   }

@@ -5,7 +5,7 @@
  */
 import { isKnownWord } from './evidence.js';
 import { NAME_CONNECTORS } from './lexicon.js';
-import { QUOTE_OPEN, isCapWord, stripAccentsLower, type Mention, type Tok } from './tokens.js';
+import { QUOTE_OPEN, isCapWord, isParticiple, stripAccentsLower, type Mention, type Tok } from './tokens.js';
 
 const PRONOUN_STARTS = new Set(['he', 'she', 'it', 'they', 'his', 'her', 'its', 'their', 'this']);
 const SUBJECT_PRONOUNS = new Set(['he', 'she', 'it', 'they', 'i', 'we', 'you']);
@@ -129,9 +129,6 @@ function lastVerb(toks: Tok[], from: number, to: number): number | undefined {
   }
   return verbs.length ? verbs[verbs.length - 1].i : undefined;
 }
-
-/** A verb form that may be a participle ("written", "directed", "starring"). */
-const isParticiple = (t: Tok): boolean => /(ing|ed|en)$/.test(t.lower);
 
 /**
  * A sentence with no verb of its own that opens with a participle: "Starring A, B in the lead roles and music composed by

@@ -387,9 +387,10 @@ function coordinatedPredicate(toks: Tok[], names: readonly Mention[], from: numb
 }
 
 /**
- * Title -> every other entity not yet linked to it: the verb that links them when the entity's first
- * sentence is about the title (a title mention before it, else the subject titleSubjectStart finds: a pronoun, "The film
- * ...", a part of the film, a participle fragment, "the film ..." after an opening phrase), else "mentions".
+ * Title -> every other entity: the verb of the first of its mentions that a sentence about the title links to it (a title
+ * mention before it, else the subject titleSubjectStart finds: a pronoun, "The film ...", a part of the film, a participle
+ * fragment, "the film ..." after an opening phrase), else "mentions". A pair already linked keeps its link; the verb
+ * replaces its "related_to".
  */
 function addTitleRelations(
   rels: RelationSet,
@@ -441,9 +442,13 @@ function addTitleRelations(
     // the first of the entity's mentions that a verb links to the title, in any sentence ("..., Princess of Anhalt-Zerbst
     // by marriage to ..., and regent of Anhalt-Zerbst from 1747": regent_of; "a 1987 film with Sam Raimi. It was written
     // by Sam Raimi": write_by)
-    const there = names.filter((o) => o.key === e.key && (o.sent > m.sent || (o.sent === m.sent && o.start >= m.start)));
+    const there = names.filter((o) => o.key === e.key && o.start >= m.start);
     if (!there.includes(m)) there.unshift(m);
-    const predicate = there.map(predicateOf).find((p) => p !== undefined);
+    let predicate: string | undefined;
+    for (const o of there) {
+      predicate = predicateOf(o);
+      if (predicate !== undefined) break;
+    }
     // A pair the co-occurrence pass linked first keeps its link; a verb replaces its related_to.
     if (rels.linked(titleKey, e.key)) {
       if (predicate !== undefined) rels.refine(titleKey, e.key, predicate);

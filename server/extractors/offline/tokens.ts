@@ -90,6 +90,11 @@ export function isTitleWord(key: string): boolean {
   return PERSON_TITLES.has(key) || NOBLE_TITLES.has(key) || ROLE_WORDS.has(key);
 }
 
+/** A verb form that may be a participle ("written", "directed", "starring"). */
+export function isParticiple(t: Tok): boolean {
+  return /(ing|ed|en)$/.test(t.lower);
+}
+
 export function isSentenceInitial(toks: Tok[], i: number): boolean {
   for (let j = i - 1; j >= 0 && toks[j].sent === toks[i].sent; j--) {
     if (toks[j].kind !== 'punctuation' && toks[j].kind !== 'symbol') return false;
