@@ -1,5 +1,5 @@
 /**
- * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v15'.
+ * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v16'.
  *
  * Built on wink-nlp + wink-eng-lite-web-model (sentence splitting, POS tags, lemmas, a small
  * NER for numbers/dates); ~1,000 passages/s on one core. On top of that:
@@ -7,7 +7,8 @@
  *    sentence starts with a lowercase word, a comma or a closing bracket, follows "lit." or cuts the opening title in two
  *    (wink ends one at the "!" of "Oh-Baby! is a 1940 film" and of "Stop! Or My Mom Will Shoot"); "The film stars X"
  *    has its verb, which wink tags as a plural noun ("stars", "features"); a first name that wink tags as a verb at
- *    a sentence's start is a name ("Drew Barrymore appeared", "Grant Gee edited");
+ *    a sentence's start is a name ("Drew Barrymore appeared", "Grant Gee edited"), and a past tense it tags as a
+ *    noun or an adjective after such a name is its verb ("Tom Hanks starred in", "Wingfield married X");
  *  - Entities
  *    - capitalised-span chunking: proper-noun sequences with name connectors ("Green Party of
  *      England and Wales", "Jean de la Fontaine", "Kim Jong-il", title-case "Back In The U.S.A."),
@@ -36,7 +37,8 @@
  *      ("daughter_of", "daughter of novelist J. G. Ballard"), or ALIAS_PREDICATE ("also known as",
  *      "(born Samuel Cook)"), or the predicate of the name it is coordinated with ("son of A and B": B
  *      too), else "related_to"; a nationality that describes the name after it ("married to Polish film
- *      director Roman Polanski") is no verb's object: the verb goes to the name only;
+ *      director Roman Polanski") is no verb's object: the verb goes to the name only; a "<noun> of" in apposition to a
+ *      name in between is that name's ("A married B, daughter of C": A is no daughter of C);
  *    - kin a sentence states around the co-occurrences: an opening kin phrase ("The son of X, he ...":
  *      son_of X), a birth to named parents ("She was born in England to A and B": child_of A, B) and a
  *      marriage past places and dates ("married at Covington, Kentucky, on ..., to X": married_to X);
@@ -44,11 +46,13 @@
  *      sentence, that a sentence about the title links to it (title mention, pronoun, "The film ..." subject
  *      or a part of it: "The film's music was composed by X", "Music of the film ..."; a fragment that opens
  *      with a participle: "Starring A, B in lead roles and music composed by C", "Written and directed by
- *      X."; also after an opening phrase: "Like its predecessor, the film was directed by X", and the agent of
+ *      X."; also after an opening phrase: "Like its predecessor, the film was directed by X", "In 1864, he married X",
+ *      "In 1880 he directed X", and the agent of
  *      an opening participle phrase before that subject: "Directed by X, the film ..."), else "mentions";
  *      where the co-occurrence pass linked the two first, that verb replaces its "related_to" ("a 1987 film
  *      with X. It was written by X": write_by X); a kin noun in apposition to the title's kin ("son of A and
- *      B, daughter of C") is B's, not the title's;
+ *      B, daughter of C") is B's, not the title's, and so is the verb of a name that opens a clause of its own
+ *      ("..., where Isabella was married to X", "Mick Fleetwood, who later formed X");
  *    - a long name -> its components ("related_to") and variants (ALIAS_PREDICATE).
  *  - Descriptions: the sentences of the passage that mention the entity (the first sentences for
  *    the title), at most {@link DESCRIPTION_MAX_CHARS} characters.
@@ -68,7 +72,7 @@ export { extractPassage, type OfflineExtractorOptions } from './extract.js';
 export { MAX_RELATIONS_PER_SENTENCE } from './relations.js';
 
 /** Bumped when the extraction of the same text changes, so re-posted documents are extracted again. */
-export const OFFLINE_EXTRACTOR_ID = 'offline:v15';
+export const OFFLINE_EXTRACTOR_ID = 'offline:v16';
 
 export function createOfflineExtractor(options: OfflineExtractorOptions = {}): Extractor {
   const opts = { ...options };

@@ -58,6 +58,7 @@ export function tokenize(text: string, opening = ''): Tokenized {
   for (let i = 0; i < toks.length; i++) toks[i] ??= mk(i, sentSpans.length);
   retagSubjectVerbs(toks);
   retagOpeningNames(toks);
+  retagNameVerbs(toks);
   return { doc, toks, sentSpans, sentTexts };
 }
 
@@ -103,6 +104,34 @@ function retagOpeningNames(toks: Tok[]): void {
     t.pos = 'PROPN';
     t.lemma = t.lower;
   }
+}
+
+/**
+ * wink tags a past tense right after a name that opens a sentence (or follows its opening comma) as a noun or an
+ * adjective: "Tom Hanks starred in", "Wingfield married Lady Julia Coke", "In 1864, Russell married the heiress". Such a
+ * word ending in "-ed", before a preposition, a determiner, a name or a number, is the name's verb, lemmatised as one.
+ */
+function retagNameVerbs(toks: Tok[]): void {
+  for (let i = 1; i + 1 < toks.length; i++) {
+    const [t, next] = [toks[i], toks[i + 1]];
+    if ((t.pos !== 'NOUN' && t.pos !== 'ADJ') || t.cap || t.kind !== 'word' || !t.lower.endsWith('ed') || toks[i - 1].pos !== 'PROPN') continue;
+    if (next.sent !== t.sent || !['ADP', 'DET', 'PROPN', 'NUM'].includes(next.pos)) continue;
+    let k = i - 1;
+    while (k >= 0 && toks[k].sent === t.sent && toks[k].pos === 'PROPN') k--;
+    if (k >= 0 && toks[k].sent === t.sent && toks[k].lower === 'the') k--;
+    if (k >= 0 && toks[k].sent === t.sent && toks[k].value !== ',') continue;
+    t.pos = 'VERB';
+    t.lemma = verbLemma(t.lower);
+  }
+}
+
+/** The lemma wink gives a past tense tagged as a verb ("married" -> "marry", "starred" -> "star"). */
+function verbLemma(word: string): string {
+  const { its } = nlp();
+  const tokens = nlp().readDoc(`They ${word} it.`).tokens();
+  const pos = tokens.out(its.pos) as string[];
+  const lemmas = tokens.out(its.lemma as unknown as typeof its.value) as string[];
+  return pos[1] === 'VERB' ? (lemmas[1] ?? word).toLowerCase() : word.replace(/ed$/, '');
 }
 
 /** Lowercase abbreviations that end no sentence: "lit.", "c.", "fl.", "b." ... */

@@ -9,6 +9,8 @@ import { QUOTE_OPEN, isCapWord, isParticiple, stripAccentsLower, type Mention, t
 
 const PRONOUN_STARTS = new Set(['he', 'she', 'it', 'they', 'his', 'her', 'its', 'their', 'this']);
 const SUBJECT_PRONOUNS = new Set(['he', 'she', 'it', 'they', 'i', 'we', 'you']);
+/** The subject pronouns that stand for the title after an opening phrase ("In 1864, he married X"). */
+const TITLE_PRONOUNS = new Set(['he', 'she', 'it', 'they']);
 /** The most tokens an opening phrase before "the film ..." may have (titleSubjectStart). */
 const OPENING_PHRASE_MAX = 12;
 
@@ -173,12 +175,23 @@ export function titleSubjectStart(toks: Tok[], sentStart: number, sent: number):
     if (toks[i].value !== ',') continue;
     const phrase = toks.slice(sentStart, i);
     // A participle opens the phrase ("Released in 1945"), perhaps with others after "and" ("Directed by A and written by
-    // B"); any other verb, an auxiliary or a subject pronoun makes it a clause.
+    // B") or after a preposition ("After leaving school"); any other verb, an auxiliary or a subject pronoun makes it a clause.
     const clause = phrase.some(
       (t, k) =>
-        t.pos === 'AUX' || (t.pos === 'VERB' && k > 0 && !(isParticiple(t) && ['and', 'or'].includes(phrase[k - 1].lower))) || SUBJECT_PRONOUNS.has(t.lower),
+        t.pos === 'AUX' ||
+        (t.pos === 'VERB' && k > 0 && !(isParticiple(t) && (['and', 'or'].includes(phrase[k - 1].lower) || phrase[k - 1].pos === 'ADP'))) ||
+        SUBJECT_PRONOUNS.has(t.lower),
     );
-    return !clause && theNounVerb(i + 1) ? i + 1 : -1;
+    if (clause) return -1;
+    return theNounVerb(i + 1) || TITLE_PRONOUNS.has(toks[i + 1]?.lower) ? i + 1 : -1;
+  }
+  // "In 1880 he directed ...": a pronoun after an opening prepositional phrase without a comma.
+  if (toks[sentStart].pos === 'ADP') {
+    for (let i = sentStart + 1; i < sentStart + OPENING_PHRASE_MAX && toks[i]?.sent === sent; i++) {
+      const t = toks[i];
+      if (TITLE_PRONOUNS.has(t.lower)) return i > sentStart + 1 && (toks[i + 1]?.pos === 'VERB' || toks[i + 1]?.pos === 'AUX') ? i : -1;
+      if (t.pos === 'AUX' || t.pos === 'VERB' || t.pos === 'PRON' || t.pos === 'SCONJ' || t.value === ',') return -1;
+    }
   }
   return -1;
 }

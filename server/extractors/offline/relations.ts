@@ -256,6 +256,40 @@ function asTitle(m: Mention | undefined, titleKey: string | undefined): string |
   return m && titleKey && namesTitle(m.key, titleKey) ? titleKey : m?.key;
 }
 
+const CLAUSE_OPENERS = new Set([',', ';', 'where', 'when', 'while', 'whereas', 'after', 'before', 'until']);
+
+/**
+ * Whether a name stands after a clause opener and before a verb of its own: "..., where Isabella of Portugal was married".
+ * Not a comma after a name ("a house in Kirkwood, Missouri designed by ..."), "and" without a comma ("She and Richard
+ * Abruzzo won") nor a passive participle ("designed by").
+ */
+function opensOwnClause(toks: Tok[], m: Mention): boolean {
+  const sent = toks[m.start].sent;
+  let k = m.start - 1;
+  while (k >= 0 && toks[k].sent === sent && toks[k].pos === 'DET') k--;
+  // "and" or "but" only after a comma: "She and Richard Abruzzo won" has one subject
+  if (k > 0 && (toks[k].lower === 'and' || toks[k].lower === 'but') && toks[k - 1].value === ',') k--;
+  if (k < 0 || toks[k].sent !== sent || !CLAUSE_OPENERS.has(toks[k].lower) || (toks[k].value === ',' && toks[k - 1]?.cap)) return false;
+  const [verb, next] = [toks[m.end + 1], toks[m.end + 2]];
+  return verb?.sent === sent && (verb.pos === 'AUX' || (verb.pos === 'VERB' && next?.lower !== 'by'));
+}
+
+/**
+ * Whether "who" follows a person's name ("actor Todd Allen who were married from 1990", "Mick Fleetwood, who later
+ * formed"): its clause's verb is that person's. Not "which" ("an institution of India, which was established in 1968").
+ */
+function opensRelativeClause(toks: Tok[], m: Mention): boolean {
+  const k = toks[m.end + 1]?.value === ',' ? m.end + 2 : m.end + 1;
+  return m.type === 'Person' && toks[k]?.sent === toks[m.start].sent && toks[k].lower === 'who';
+}
+
+/** Whether a name between a and b has b in a "<noun> of" apposition: "A married B, daughter of C". */
+function appositionOfBetween(toks: Tok[], list: Mention[], a: Mention, b: Mention): boolean {
+  const between = list.filter((m) => m.start > a.end && m.end < b.start && !OBJECT_ONLY.has(m.type));
+  const last = between[between.length - 1];
+  return last !== undefined && toks[last.end + 1]?.value === ',' && (predicateBetween(toks, last.end + 1, b.start) ?? '').endsWith('_of');
+}
+
 /** Nearest co-occurring pairs among the primary mentions of one sentence. */
 function addCooccurrences(rels: RelationSet, toks: Tok[], list: Mention[], titleKey: string | undefined): void {
   let count = 0;
@@ -281,6 +315,9 @@ function addCooccurrences(rels: RelationSet, toks: Tok[], list: Mention[], title
       // "married to Polish film director Roman Polanski": the nationality describes the name after it, which the
       // predicate reaches ("married_to Roman Polanski"); it is not the predicate's object itself
       else if (pred !== 'related_to' && describesNextName(toks, list, b)) pred = 'related_to';
+      // "Wingfield married Lady Julia Coke, daughter of the Earl of Leicester": a "<noun> of" in apposition to a name in
+      // between is that name's (the pair after it gets it), not a's
+      else if (names === 2 && appositionOfBetween(toks, list, a, b)) pred = 'related_to';
       // "Hermann II ... was born in 1345 in Burg Grebenstein, the son of Louis the Junker": the place of birth is no
       // one's son; the kin relation is the person's born before it, when the sentence names one (the title's, when
       // that name is the title's shortened)
@@ -409,17 +446,21 @@ function addTitleRelations(
   const predicateAt = (m: Mention, from: number): string | undefined => {
     let lastBetween = -1;
     for (const o of names) if (o.start >= from && o.end < m.start) lastBetween = Math.max(lastBetween, o.end);
+    // "..., where Isabella of Portugal was married to Duke Philip": a name that opens a clause of its own, with its own
+    // verb, is that verb's subject, unless the title names it ("Target profile of X": "In vitro, X binds Y")
+    const between = names.find((o) => o.end === lastBetween);
+    if (between && !` ${titleKey} `.includes(` ${between.key} `) && (opensOwnClause(toks, between) || opensRelativeClause(toks, between))) return undefined;
     const p = predicateBetween(toks, lastBetween >= 0 ? lastBetween + 1 : from, m.start);
     // "son of Godfrey I and Matilda Billung, daughter of Herman": a kin noun in apposition to a name the title is kin to
     // (or married to) describes that name, not the title; the co-occurrence pass gives it that name. Only right after the
-    // comma, no verb, "and" or "the" between ("son of A, and the grandson of B", "granddaughter of A, the daughter of B": a
+    // comma, no verb, "and" or "the" before its "of" ("son of A, and the grandson of B", "granddaughter of A, the daughter of B": a
     // list of the title's kin), and not after a name the title is no kin to ("Count of Hesbaye and Count of Wormsgau, son
     // of Robert I", "a member of the House of Dampierre, the son of").
     const before = names.find((o) => o.end === lastBetween);
     if (p !== undefined && before && KIN_OF.test(p) && toks[lastBetween + 1]?.value === ',') {
-      const apposition = toks
-        .slice(lastBetween + 2, m.start)
-        .every((t) => t.lower !== 'and' && t.lower !== 'the' && !t.cap && t.pos !== 'VERB' && t.pos !== 'AUX');
+      let of = m.start - 1;
+      while (of > lastBetween && toks[of].lower !== 'of') of--;
+      const apposition = toks.slice(lastBetween + 2, of).every((t) => t.lower !== 'and' && t.lower !== 'the' && !t.cap && t.pos !== 'VERB' && t.pos !== 'AUX');
       const kinOfTitle = predicateAt(before, from);
       if (apposition && kinOfTitle !== undefined && (KIN_OF.test(kinOfTitle) || /marr|wife|husband|spouse/.test(kinOfTitle))) return undefined;
     }

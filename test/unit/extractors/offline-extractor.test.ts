@@ -26,7 +26,7 @@ const SNOW_TEXT = 'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. H
 
 describe('offline extractor', () => {
   it('has the documented id', () => {
-    expect(extractor.id).toBe('offline:v15');
+    expect(extractor.id).toBe('offline:v16');
   });
 
   it('extracts a named person and a place with guessed types', async () => {
@@ -343,6 +343,40 @@ describe('offline extractor', () => {
       'Gia Coppola is an American film director. She is a granddaughter of Francis Ford Coppola, the daughter of Gian-Carlo Coppola and the niece of Sofia Coppola.',
     );
     expect(predicates(y, 'Gia Coppola', 'Gian-Carlo Coppola')).toEqual(['daughter_of']);
+    // the kin noun's own "the" ("daughter of the Earl") keeps it an apposition, for the title and for a pair around it
+    const z = await run(
+      'Edward Wingfield',
+      'Edward Wingfield was an English politician. In 1864, he married Lady Julia Coke, daughter of the Earl of Leicester. Lord Audley married Anne Smith, son of the Duke of York.',
+    );
+    expect(predicates(z, 'Edward Wingfield', 'Earl of Leicester')).not.toContain('daughter_of');
+    expect(predicates(z, 'Lady Julia Coke', 'Earl of Leicester')).toEqual(['daughter_of']);
+    expect(predicates(z, 'Lord Audley', 'Duke of York')).toEqual(['related_to']);
+  });
+
+  it('a sentence about the title after an opening phrase: "In 1864, he married X", "In 1880 he directed X"', async () => {
+    const x = await run(
+      'Edward Wingfield',
+      'Edward Wingfield was an English politician. In April 1864, he married Lady Julia Coke. In 1880 he directed Small Fish. After leaving Eton, he joined the Royal Navy. Later, he lived in Paris, where Anne Smith was married to John Brown. He worked with Tom Jones, who founded Big Records.',
+    );
+    expect(predicates(x, 'Edward Wingfield', 'Lady Julia Coke')).toEqual(['marry']);
+    expect(predicates(x, 'Edward Wingfield', 'Small Fish')).toEqual(['direct']);
+    expect(predicates(x, 'Edward Wingfield', 'Royal Navy')).toEqual(['join']);
+    expect(predicates(x, 'Edward Wingfield', 'Paris')).toEqual(['live_in']);
+    // a clause with a subject of its own keeps its verb
+    expect(predicates(x, 'Anne Smith', 'John Brown')).toEqual(['married_to']);
+    expect(predicates(x, 'Edward Wingfield', 'John Brown')).toEqual(['mentions']);
+    // and so does a person's "who" clause
+    expect(predicates(x, 'Edward Wingfield', 'Tom Jones')).toEqual(['work_with']);
+    expect(predicates(x, 'Edward Wingfield', 'Big Records')).toEqual(['mentions']);
+  });
+
+  it('a past tense that wink tags as a noun or an adjective after a name that opens a sentence is its verb', async () => {
+    const x = await run(
+      'Edward Wingfield',
+      'Edward Wingfield was an English politician. Wingfield married Lady Julia Coke in 1864. Tom Hanks starred in the film Big Fish.',
+    );
+    expect(predicates(x, 'Edward Wingfield', 'Lady Julia Coke')).toEqual(['marry']);
+    expect(predicates(x, 'Tom Hanks', 'Big Fish')).toEqual(['star_in']);
   });
 
   it('"married ... to X" past places and dates: the spouse, with the subject right before the verb', async () => {
