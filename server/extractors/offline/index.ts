@@ -1,5 +1,5 @@
 /**
- * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v16'.
+ * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v17'.
  *
  * Built on wink-nlp + wink-eng-lite-web-model (sentence splitting, POS tags, lemmas, a small
  * NER for numbers/dates); ~1,000 passages/s on one core. On top of that:
@@ -31,28 +31,27 @@
  *    - types: Person, Place, Organization, Work, Date, Number, Money, Percent, Nationality, Entity
  *      (capitalised name of unknown kind), and Concept (optional, see {@link OfflineExtractorOptions}).
  *  - Relations
- *    - nearest co-occurring pairs in a sentence (the next two names and the next value after each
- *      name, at most {@link MAX_RELATIONS_PER_SENTENCE} per sentence); predicate = lemma of the verb
- *      between them plus a following preposition ("born_in", "direct_by"), or "<noun>_of"
- *      ("daughter_of", "daughter of novelist J. G. Ballard"), or ALIAS_PREDICATE ("also known as",
- *      "(born Samuel Cook)"), or the predicate of the name it is coordinated with ("son of A and B": B
- *      too), else "related_to"; a nationality that describes the name after it ("married to Polish film
- *      director Roman Polanski") is no verb's object: the verb goes to the name only; a "<noun> of" in apposition to a
- *      name in between is that name's ("A married B, daughter of C": A is no daughter of C);
- *    - kin a sentence states around the co-occurrences: an opening kin phrase ("The son of X, he ...":
- *      son_of X), a birth to named parents ("She was born in England to A and B": child_of A, B) and a
- *      marriage past places and dates ("married at Covington, Kentucky, on ..., to X": married_to X);
- *    - title -> every other entity of the passage: the verb of the first of the entity's mentions, in any
- *      sentence, that a sentence about the title links to it (title mention, pronoun, "The film ..." subject
- *      or a part of it: "The film's music was composed by X", "Music of the film ..."; a fragment that opens
- *      with a participle: "Starring A, B in lead roles and music composed by C", "Written and directed by
- *      X."; also after an opening phrase: "Like its predecessor, the film was directed by X", "In 1864, he married X",
- *      "In 1880 he directed X", and the agent of
- *      an opening participle phrase before that subject: "Directed by X, the film ..."), else "mentions";
- *      where the co-occurrence pass linked the two first, that verb replaces its "related_to" ("a 1987 film
- *      with X. It was written by X": write_by X); a kin noun in apposition to the title's kin ("son of A and
- *      B, daughter of C") is B's, not the title's, and so is the verb of a name that opens a clause of its own
- *      ("..., where Isabella was married to X", "Mick Fleetwood, who later formed X");
+ *    - nearest co-occurring pairs in a sentence (the next two names and the next value after each name, at most
+ *      {@link MAX_RELATIONS_PER_SENTENCE} per sentence); predicate = lemma of the verb between them plus a following
+ *      preposition ("born_in", "direct_by"), or "<noun>_of" ("daughter_of", "daughter of novelist J. G. Ballard"), or a
+ *      copula's "<noun> in" ("is an unincorporated community in Giles County": "community_in"), or ALIAS_PREDICATE ("also
+ *      known as", "(born Samuel Cook)"), or the predicate of the name it is coordinated with ("son of A and B": B too),
+ *      else "related_to"; a nationality that describes the name after it ("married to Polish film director Roman
+ *      Polanski") is no verb's object: the verb goes to the name only; a "<noun> of" in apposition to a name in between
+ *      is that name's ("A married B, daughter of C": A is no daughter of C);
+ *    - kin a sentence states around the co-occurrences: an opening kin phrase ("The son of X, he ...": son_of X), a
+ *      birth to named parents ("She was born in England to A and B": child_of A, B) and a marriage past places and
+ *      dates ("married at Covington, Kentucky, on ..., to X": married_to X);
+ *    - title -> every other entity of the passage: the verb of the first of the entity's mentions, in any sentence,
+ *      that a sentence about the title links to it (title mention, pronoun, "The film ..." subject or a part of it: "The
+ *      film's music was composed by X", "Music of the film ..."; a fragment that opens with a participle: "Starring A, B
+ *      in lead roles and music composed by C", "Written and directed by X."; also after an opening phrase: "Like its
+ *      predecessor, the film was directed by X", "In 1864, he married X", "In 1880 he directed X", and the agent of an
+ *      opening participle phrase before that subject: "Directed by X, the film ..."), else "mentions"; where the
+ *      co-occurrence pass linked the two first, that verb replaces its "related_to" ("a 1987 film with X. It was written
+ *      by X": write_by X); a kin noun in apposition to the title's kin ("son of A and B, daughter of C") is B's, not the
+ *      title's, and so is the verb of a name that opens a clause of its own ("..., where Isabella was married to X",
+ *      "Mick Fleetwood, who later formed X");
  *    - a long name -> its components ("related_to") and variants (ALIAS_PREDICATE).
  *  - Descriptions: the sentences of the passage that mention the entity (the first sentences for
  *    the title), at most {@link DESCRIPTION_MAX_CHARS} characters.
@@ -72,7 +71,7 @@ export { extractPassage, type OfflineExtractorOptions } from './extract.js';
 export { MAX_RELATIONS_PER_SENTENCE } from './relations.js';
 
 /** Bumped when the extraction of the same text changes, so re-posted documents are extracted again. */
-export const OFFLINE_EXTRACTOR_ID = 'offline:v16';
+export const OFFLINE_EXTRACTOR_ID = 'offline:v17';
 
 export function createOfflineExtractor(options: OfflineExtractorOptions = {}): Extractor {
   const opts = { ...options };

@@ -51,6 +51,19 @@ export function predicateBetween(toks: Tok[], from: number, to: number): string 
   ) {
     if (lastVerb(toks, from, k - 1) === undefined) return cleanPredicate(`${toks[k - 1].lemma || toks[k - 1].lower}_of`);
   }
+  // "Kimballton is an unincorporated community in Giles County": a copula's "<noun> in" right before the object
+  // ("community_in"), as "<noun> of" is ("township_of")
+  if (
+    k > from + 1 &&
+    roleWords === 0 &&
+    toks[k].lower === 'in' &&
+    toks[k - 1].pos === 'NOUN' &&
+    !toks[k - 1].cap &&
+    toks[k - 1].kind === 'word' &&
+    lastVerb(toks, from, k - 1) === undefined &&
+    toks.slice(from, k - 1).some((t) => t.pos === 'AUX' && t.lemma === 'be')
+  )
+    return cleanPredicate(`${toks[k - 1].lemma || toks[k - 1].lower}_in`);
   const v = lastVerb(toks, from, to);
   if (v !== undefined) {
     let p = verbForm(toks[v]);

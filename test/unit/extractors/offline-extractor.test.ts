@@ -26,7 +26,7 @@ const SNOW_TEXT = 'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. H
 
 describe('offline extractor', () => {
   it('has the documented id', () => {
-    expect(extractor.id).toBe('offline:v16');
+    expect(extractor.id).toBe('offline:v17');
   });
 
   it('extracts a named person and a place with guessed types', async () => {
@@ -368,6 +368,17 @@ describe('offline extractor', () => {
     // and so does a person's "who" clause
     expect(predicates(x, 'Edward Wingfield', 'Tom Jones')).toEqual(['work_with']);
     expect(predicates(x, 'Edward Wingfield', 'Big Records')).toEqual(['mentions']);
+  });
+
+  it('a copula\'s "<noun> in" before a place is the predicate ("is an unincorporated community in Giles County")', async () => {
+    const x = await run(
+      'Kimballton, Virginia',
+      'Kimballton is an unincorporated community in Giles County, Virginia. The Millers River is a river in southwestern New Hampshire. He studied physics in Paris.',
+    );
+    expect(predicates(x, 'Kimballton, Virginia', 'Giles County')).toEqual(['community_in']);
+    expect(predicates(x, 'Millers River', 'New Hampshire')).toEqual(['river_in']);
+    // a full verb keeps its own predicate
+    expect(predicates(x, 'Kimballton, Virginia', 'Paris')).toEqual(['study_in']);
   });
 
   it('a past tense that wink tags as a noun or an adjective after a name that opens a sentence is its verb', async () => {
