@@ -446,17 +446,17 @@ function addTitleRelations(
   const predicateAt = (m: Mention, from: number): string | undefined => {
     let lastBetween = -1;
     for (const o of names) if (o.start >= from && o.end < m.start) lastBetween = Math.max(lastBetween, o.end);
+    // the last name in between
+    const before = names.find((o) => o.end === lastBetween);
     // "..., where Isabella of Portugal was married to Duke Philip": a name that opens a clause of its own, with its own
     // verb, is that verb's subject, unless the title names it ("Target profile of X": "In vitro, X binds Y")
-    const between = names.find((o) => o.end === lastBetween);
-    if (between && !` ${titleKey} `.includes(` ${between.key} `) && (opensOwnClause(toks, between) || opensRelativeClause(toks, between))) return undefined;
+    if (before && !` ${titleKey} `.includes(` ${before.key} `) && (opensOwnClause(toks, before) || opensRelativeClause(toks, before))) return undefined;
     const p = predicateBetween(toks, lastBetween >= 0 ? lastBetween + 1 : from, m.start);
     // "son of Godfrey I and Matilda Billung, daughter of Herman": a kin noun in apposition to a name the title is kin to
     // (or married to) describes that name, not the title; the co-occurrence pass gives it that name. Only right after the
     // comma, no verb, "and" or "the" before its "of" ("son of A, and the grandson of B", "granddaughter of A, the daughter of B": a
     // list of the title's kin), and not after a name the title is no kin to ("Count of Hesbaye and Count of Wormsgau, son
     // of Robert I", "a member of the House of Dampierre, the son of").
-    const before = names.find((o) => o.end === lastBetween);
     if (p !== undefined && before && KIN_OF.test(p) && toks[lastBetween + 1]?.value === ',') {
       let of = m.start - 1;
       while (of > lastBetween && toks[of].lower !== 'of') of--;
