@@ -19,6 +19,7 @@
 // :param factWordBonus => 0.1               /* rank bonus among fact seeds for a fact whose predicate the question writes (0 = off) */;
 // :param writtenFirst => true               /* a named entity's facts whose predicate the question writes take its fact-seed turns first */;
 // :param converseWords => true              /* factWordBonus: a kin word writes its converse predicate, 'father' daughter_of (false = stem only) */;
+// :param kinDirection => true               /* factWordBonus: 'X's father' writes X son_of F, not S son_of X (false = either end) */;
 // :param topK => 10                         /* passages returned */;
 // :param entityK => 60                      /* top entities used for passage scoring and returned */;
 // :param vectorK => 10                      /* passages from the passage vector index added as candidates */;
@@ -172,14 +173,30 @@ CALL (raw) {
       ' '))), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS predicateWords
   WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact, predicateWords, [w IN predicateWords WHERE size(w) >= 4 | left(CASE WHEN w ENDS WITH 's'
       THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
+  // A parent-child fact's parent end: a parent word's subject ("father of"), a child word's object ("son of"); null for
+  // any other fact. A kin word asks one way (KIN_DIRECTIONS): 1 for an ancestor, -1 for a descendant, and the other way
+  // after the name and a form of "be" ("X was the father of which actress"). "X's father" is not written by a fact
+  // whose parent is X, "X's son" only by one.
+  WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact, predicateWords, stems,
+       CASE WHEN NOT $kinDirection THEN null WHEN any(w IN predicateWords WHERE w IN ['father', 'mother', 'parent']) THEN startNode(r)
+           WHEN any(w IN predicateWords WHERE w IN ['son', 'daughter', 'child']) THEN endNode(r) END AS parent,
+       CASE WHEN at IS NOT NULL AND qWords[at + nameLength] IN ['is', 'was', 'are', 'were'] THEN at + nameLength END AS be
+  WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact, predicateWords, stems, parent,
+       [j IN range(0, size(qWords) - 1) | CASE WHEN qWords[j] IN [['father', 'mother', 'parent', 'parents', 'grandfather', 'grandmother', 'grandparent',
+           'grandparents'], ['son', 'daughter', 'child', 'children', 'grandson', 'granddaughter', 'grandchild', 'grandchildren', 'son-in-law',
+           'daughter-in-law', 'child-in-law']][0] THEN 1 WHEN qWords[j] IN [['father', 'mother', 'parent', 'parents', 'grandfather', 'grandmother',
+           'grandparent', 'grandparents'], ['son', 'daughter', 'child', 'children', 'grandson', 'granddaughter', 'grandchild', 'grandchildren', 'son-in-law',
+           'daughter-in-law', 'child-in-law']][1] THEN -1 ELSE 0 END
+           * CASE WHEN be IS NOT NULL AND j > be AND all(w IN qWords[be + 1..j] WHERE w IN ['the', 'a', 'an']) THEN -1 ELSE 1 END] AS asks
   WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact,
-       [j IN relationWords WHERE any(st IN stems WHERE qWords[j] STARTS WITH st)
+       [j IN relationWords WHERE (any(st IN stems WHERE qWords[j] STARTS WITH st)
         OR $converseWords AND any(c IN [[['father', 'mother', 'parent', 'parents'], ['son', 'daughter', 'child']], [['son', 'daughter', 'child', 'children'],
             ['father', 'mother', 'parent']], [['husband', 'wife', 'spouse'], ['marry', 'married', 'husband', 'wife', 'spouse']], [['grandfather', 'grandmother',
             'grandparent', 'grandparents', 'grandson', 'granddaughter', 'grandchild', 'grandchildren', 'son-in-law', 'daughter-in-law', 'child-in-law'],
             ['father', 'mother', 'parent', 'son', 'daughter', 'child']], [['father-in-law', 'mother-in-law', 'parent-in-law'], ['marry', 'married', 'husband',
             'wife', 'spouse']], [['brother-in-law', 'sister-in-law', 'sibling-in-law'], ['marry', 'married', 'husband', 'wife', 'spouse', 'brother', 'sister',
-            'sibling']]] WHERE qWords[j] IN c[0] AND any(w IN predicateWords WHERE w IN c[1]))] AS candidates
+            'sibling']]] WHERE qWords[j] IN c[0] AND any(w IN predicateWords WHERE w IN c[1])))
+        AND (parent IS NULL OR NOT (asks[j] = 1 AND parent = named OR asks[j] = -1 AND parent <> named))] AS candidates
   // A gendered kin word ("father") does not write a fact whose far end's names (its own and its synonyms') hold titles of
   // the other gender only ("Princess Sophia of Prussia"; "Adolph I", SAME_AS "Adolph I, Duke of Cleves"): KIN_GENDERS.
   // Read only for a fact such a word would write.

@@ -6,7 +6,10 @@ import {
   CONVERSE_WORDS,
   DEFAULT_PPR_GRAPH_NAME,
   IN_LAW_KIN,
+  KIN_CHILD_WORDS,
+  KIN_DIRECTIONS,
   KIN_GENDERS,
+  KIN_PARENT_WORDS,
   KIN_SIDES,
   DEFAULT_TRAVERSE_TYPES,
   LITERAL_TYPES,
@@ -101,6 +104,9 @@ const MACROS: [RegExp, string][] = [
   [/\{\{KIN_GENDERS\}\}/g, cypherLiteral(KIN_GENDERS)],
   [/\{\{KIN_SIDES\}\}/g, cypherLiteral(KIN_SIDES)],
   [/\{\{CONVERSE_WORDS\}\}/g, cypherLiteral(CONVERSE_WORDS)],
+  [/\{\{KIN_DIRECTIONS\}\}/g, cypherLiteral(KIN_DIRECTIONS)],
+  [/\{\{KIN_PARENT_WORDS\}\}/g, cypherLiteral(KIN_PARENT_WORDS)],
+  [/\{\{KIN_CHILD_WORDS\}\}/g, cypherLiteral(KIN_CHILD_WORDS)],
   // The capitalised words of a name, lower-cased, articles aside ("Princess Yolanda of Savoy" ->
   // princess, yolanda, savoy; "The Beatles" -> beatles: a question writes "the Beatles").
   [

@@ -101,9 +101,21 @@ CALL (raw) {
   // words) ranks $factWordBonus higher, and seeds its ends that much higher (at most 1).
   WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact, split({{WORDS(coalesce(r.predicate, replace(type(r), '_', ' ')))}}, ' ') AS predicateWords
   WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact, predicateWords, [w IN predicateWords WHERE size(w) >= 4 | left({{SINGULAR(w)}}, 5)] AS stems
+  // A parent-child fact's parent end: a parent word's subject ("father of"), a child word's object ("son of"); null for
+  // any other fact. A kin word asks one way (KIN_DIRECTIONS): 1 for an ancestor, -1 for a descendant, and the other way
+  // after the name and a form of "be" ("X was the father of which actress"). "X's father" is not written by a fact
+  // whose parent is X, "X's son" only by one.
+  WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact, predicateWords, stems,
+       CASE WHEN NOT $kinDirection THEN null WHEN any(w IN predicateWords WHERE w IN {{KIN_PARENT_WORDS}}) THEN startNode(r)
+           WHEN any(w IN predicateWords WHERE w IN {{KIN_CHILD_WORDS}}) THEN endNode(r) END AS parent,
+       CASE WHEN at IS NOT NULL AND qWords[at + nameLength] IN ['is', 'was', 'are', 'were'] THEN at + nameLength END AS be
+  WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact, predicateWords, stems, parent,
+       [j IN range(0, size(qWords) - 1) | CASE WHEN qWords[j] IN {{KIN_DIRECTIONS}}[0] THEN 1 WHEN qWords[j] IN {{KIN_DIRECTIONS}}[1] THEN -1 ELSE 0 END
+           * CASE WHEN be IS NOT NULL AND j > be AND all(w IN qWords[be + 1..j] WHERE w IN ['the', 'a', 'an']) THEN -1 ELSE 1 END] AS asks
   WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact,
-       [j IN relationWords WHERE any(st IN stems WHERE qWords[j] STARTS WITH st)
-        OR $converseWords AND any(c IN {{CONVERSE_WORDS}} WHERE qWords[j] IN c[0] AND any(w IN predicateWords WHERE w IN c[1]))] AS candidates
+       [j IN relationWords WHERE (any(st IN stems WHERE qWords[j] STARTS WITH st)
+        OR $converseWords AND any(c IN {{CONVERSE_WORDS}} WHERE qWords[j] IN c[0] AND any(w IN predicateWords WHERE w IN c[1])))
+        AND (parent IS NULL OR NOT (asks[j] = 1 AND parent = named OR asks[j] = -1 AND parent <> named))] AS candidates
   // A gendered kin word ("father") does not write a fact whose far end's names (its own and its synonyms') hold titles of
   // the other gender only ("Princess Sophia of Prussia"; "Adolph I", SAME_AS "Adolph I, Duke of Cleves"): KIN_GENDERS.
   // Read only for a fact such a word would write.

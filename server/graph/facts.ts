@@ -82,6 +82,21 @@ export const CONVERSE_WORDS: readonly (readonly [readonly string[], readonly str
 ];
 
 /**
+ * The way a kin word points from the person it is asked of, and so which end of a parent-child fact that person must
+ * be. A pair's first list asks for an ancestor ("X's father", "X's grandmother": a parent is the first hop), the second
+ * for a descendant ("X's son", "X's grandson", "X's son-in-law": a child is). The predicate words are a parent's
+ * (father_of: its subject is the parent) and a child's (son_of: its subject is the child). So "Gothelo's grandmother"
+ * writes "Gothelo son_of Godfrey" and "Godfrey father_of Gothelo", not "Godfrey son_of Gothelo": the fact seeds'
+ * written-predicate test applies it to the shared stem and to CONVERSE_WORDS alike (docs/statements.md#fact-seeds).
+ */
+export const KIN_PARENT_WORDS: readonly string[] = ['father', 'mother', 'parent'];
+export const KIN_CHILD_WORDS: readonly string[] = ['son', 'daughter', 'child'];
+export const KIN_DIRECTIONS: readonly (readonly string[])[] = [
+  ['father', 'mother', 'parent', 'parents', 'grandfather', 'grandmother', 'grandparent', 'grandparents'],
+  ['son', 'daughter', 'child', 'children', 'grandson', 'granddaughter', 'grandchild', 'grandchildren', 'son-in-law', 'daughter-in-law', 'child-in-law'],
+];
+
+/**
  * Gendered kin words and the person titles that give a name's gender: a question's "father" is not a fact's far end
  * titled "Princess" ("Daughter of King Constantine I of Greece and his wife, Princess Sophia of Prussia": both are
  * daughter_of facts, the father is the king). A pair: the kin words, then the titles a name of that gender holds

@@ -155,6 +155,13 @@ export const COMMON_PARAMS = {
     doc: "factWordBonus also counts a predicate the question writes from its other end, kinship only: 'father', 'mother' and 'parent' write son, daughter and child, and back; 'husband', 'wife' and 'spouse' write marry and each other; and kin two hops away writes its first hop: 'grandfather' and 'son-in-law' a parent or a child, 'mother-in-law' a spouse, 'sister-in-law' a spouse or a sibling (CONVERSE_WORDS, docs/statements.md#fact-seeds); false = the shared stem alone",
     brief: "factWordBonus: a kin word writes its converse predicate, 'father' daughter_of (false = stem only)",
   },
+  kinDirection: {
+    schema: z.boolean(),
+    // true: a son's fact no longer competes with the father's for "X's grandmother" (bench/reports/devsets/kin-direction-2026-12-07).
+    default: true,
+    doc: "factWordBonus reads a parent-child fact's direction: a kin word asking for an ancestor ('father', 'grandmother', 'parents') writes it only where the named entity is the child (X son_of F, F father_of X), one asking for a descendant ('son', 'grandson', 'son-in-law') only where it is the parent (KIN_DIRECTIONS, docs/statements.md#fact-seeds); false = either end",
+    brief: "factWordBonus: 'X's father' writes X son_of F, not S son_of X (false = either end)",
+  },
   topK: { schema: int(1, 100), default: 10, doc: 'passages returned' },
   entityK: { schema: int(1, 500), default: 60, doc: 'top entities used for passage scoring and returned' },
   vectorK: { schema: int(0, 200), default: 10, doc: 'passages from the passage vector index added as candidates' },
@@ -419,6 +426,7 @@ export const VECTOR_PARAMS = {
   factWordBonus: withoutPassages(COMMON_PARAMS.factWordBonus),
   writtenFirst: withoutPassages(COMMON_PARAMS.writtenFirst),
   converseWords: withoutPassages(COMMON_PARAMS.converseWords),
+  kinDirection: withoutPassages(COMMON_PARAMS.kinDirection),
   relationSeedK: withoutPassages(COMMON_PARAMS.relationSeedK),
   topK,
   relTypes,

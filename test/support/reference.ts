@@ -4,7 +4,7 @@
  * against (same top-K, same scores within 1e-6). Readable first; fast enough
  * for the small random graphs of the property tests.
  */
-import { CONVERSE_WORDS, IN_LAW_KIN, KIN_GENDERS, KIN_SIDES } from '../../server/graph/facts.js';
+import { CONVERSE_WORDS, IN_LAW_KIN, KIN_CHILD_WORDS, KIN_DIRECTIONS, KIN_GENDERS, KIN_PARENT_WORDS, KIN_SIDES } from '../../server/graph/facts.js';
 
 export interface RefEntity {
   id: string;
@@ -132,6 +132,8 @@ export interface DefaultSeedParams {
   factWordBonus: number;
   /** A kin word also writes its converse predicates, and a kin word two hops away its first hop's (CONVERSE_WORDS); absent: true, the default. */
   converseWords?: boolean;
+  /** A kin word writes a parent-child fact only where the named entity is the end it asks from (KIN_DIRECTIONS); absent: true, the default. */
+  kinDirection?: boolean;
   /** A named entity's facts whose predicate the question writes take its turns first, whatever their rank; absent: true, the default. */
   writtenFirst?: boolean;
   /** At each named entity, its curated type with the best mean fact cosine seeds this many of its best facts (0 or absent: off). */
@@ -206,9 +208,27 @@ export function defaultSeeds(
     KIN_GENDERS.some(([kin, titles]) => !kin.includes(w) && titles.some((t) => names.includes(t)));
   // The kin word whose gender word j asks for: its own, or a side's ("paternal grandmother": a father's; KIN_SIDES).
   const kinWords = qWords.map((w, j) => KIN_SIDES.find(([side]) => j > 0 && qWords[j - 1] === side)?.[1] ?? w);
+  // A parent-child fact's parent end (a parent word's subject, a child word's object): an ancestor's kin word is not
+  // written by a fact whose parent is n, a descendant's only by one (KIN_DIRECTIONS); after n's name and a form of "be"
+  // ("X was the father of"), the other way.
+  const parentEnd = (r: RefRelation) =>
+    predicateWords(r).some((w) => KIN_PARENT_WORDS.includes(w)) ? r.from : predicateWords(r).some((w) => KIN_CHILD_WORDS.includes(w)) ? r.to : null;
+  const asks = (j: number, n: string) => {
+    const nameWords = words((g.entities.find((e) => e.id === n)?.name ?? '').toLowerCase());
+    const at = qWords.findIndex((_, i) => nameWords.length > 0 && nameWords.every((w, k) => qWords[i + k] === w));
+    const be = at >= 0 && ['is', 'was', 'are', 'were'].includes(qWords[at + nameWords.length]) ? at + nameWords.length : -1;
+    const reversed = be >= 0 && j > be && qWords.slice(be + 1, j).every((w) => ['the', 'a', 'an'].includes(w));
+    const way = KIN_DIRECTIONS[0].includes(qWords[j]) ? 1 : KIN_DIRECTIONS[1].includes(qWords[j]) ? -1 : 0;
+    return reversed ? -way : way;
+  };
+  const wrongWay = (r: RefRelation, j: number, n: string) => {
+    const parent = p.kinDirection === false ? null : parentEnd(r);
+    return parent !== null && ((asks(j, n) === 1 && parent === n) || (asks(j, n) === -1 && parent !== n));
+  };
   const writesWord = (r: RefRelation, j: number, n: string) =>
     (stems(r).some((st) => qWords[j].startsWith(st)) ||
       (p.converseWords !== false && CONVERSE_WORDS.some(([asked, said]) => asked.includes(qWords[j]) && predicateWords(r).some((x) => said.includes(x))))) &&
+    !wrongWay(r, j, n) &&
     !otherGender(kinWords[j], farWords(r, n));
   const writes = (r: RefRelation, n: string) => qWords.some((_, j) => !answerType.has(j) && writesWord(r, j, n));
   // Per named entity, the bonus of each of its facts: of a curated type, only for the types whose predicate word the

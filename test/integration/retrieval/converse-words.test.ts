@@ -195,6 +195,53 @@ describe('converse words', () => {
     }
   });
 
+  test('a kin word asks one way (KIN_DIRECTIONS): "father" is not written by a fact whose parent is the named person, "grandson" only by one, "X was the mother of" the other way; the reference agrees', async () => {
+    // Bea's son Sam (Sam son_of Bea, 0.58) and her son Kid (Bea mother_of Kid, 0.57): facts whose parent is Bea.
+    const extra: FixtureGraph = {
+      entities: [ent('p:sam', 'Sam Ballard', 'Person'), ent('p:kid', 'Kid Ballard', 'Person')],
+      passages: [],
+      relations: [fact('p:sam', 'p:bea', 'son_of', 0.58), fact('p:bea', 'p:kid', 'mother_of', 0.57)],
+    };
+    await loadGraph(driver, extra);
+    const seeds = async (question: string, params: Record<string, unknown>) =>
+      new Map(
+        (await retriever.retrieve({ mode: 'gated', question, questionEmbedding: q, params: { factWordBonus: 0.1, ...params } })).seeds.map((s) => [s.id, s]),
+      );
+    try {
+      // "father": Sam's son_of (0.58 + 0.1) would rank first by either end; read one way, J. G. Ballard's (0.5 + 0.1) is the one written.
+      const father = await seeds("Where was Bea Ballard's father born?", { factSeedK: 1 });
+      expect(father.get('p:jg')?.activation).toBeCloseTo(0.6, 6);
+      expect(father.has('p:sam')).toBe(false);
+      const eitherEnd = await seeds("Where was Bea Ballard's father born?", { factSeedK: 1, kinDirection: false });
+      expect(eitherEnd.get('p:sam')?.activation).toBeCloseTo(0.68, 6);
+      // "grandson": its first hop is a child, so Sam's and Kid's facts are written and J. G. Ballard's daughter_of is not:
+      // it stays at its cosine, below the related_to fact (0.55) that takes the third fact seed.
+      const grandson = await seeds("Who is Bea Ballard's grandson?", { factSeedK: 3 });
+      expect(grandson.get('p:sam')?.activation).toBeCloseTo(0.68, 6);
+      expect(grandson.get('p:kid')?.activation).toBeCloseTo(0.67, 6);
+      expect(grandson.has('p:jg')).toBe(false);
+      expect(grandson.has('o:estate')).toBe(true);
+      const grandsonEitherEnd = await seeds("Who is Bea Ballard's grandson?", { factSeedK: 3, kinDirection: false });
+      expect(grandsonEitherEnd.get('p:jg')?.activation).toBeCloseTo(0.6, 6);
+      // After the name and a form of "be" the word asks the other way: Bea is the mother, her son's fact is written.
+      const isMother = await seeds('Bea Ballard was the mother of which actor?', { factSeedK: 1 });
+      expect(isMother.get('p:sam')?.activation).toBeCloseTo(0.68, 6);
+      expect(isMother.has('p:jg')).toBe(false);
+      await expectReferenceSeeds(
+        [
+          "Where was Bea Ballard's father born?",
+          "Who is Bea Ballard's grandson?",
+          "Who is Bea Ballard's paternal grandmother?",
+          'Bea Ballard was the mother of which actor?',
+          'Bea Ballard is father to which actress?',
+        ],
+        extra,
+      );
+    } finally {
+      await driver.executeQuery("MATCH (e:Entity) WHERE e.id IN ['p:sam', 'p:kid'] DETACH DELETE e", {}, { database: 'neo4j' });
+    }
+  });
+
   test('the reference agrees on each question', async () => {
     await expectReferenceSeeds([
       "Where was Bea Ballard's father born?",
