@@ -1,5 +1,5 @@
 /**
- * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v17'.
+ * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v18'.
  *
  * Built on wink-nlp + wink-eng-lite-web-model (sentence splitting, POS tags, lemmas, a small
  * NER for numbers/dates); ~1,000 passages/s on one core. On top of that:
@@ -35,13 +35,14 @@
  *      {@link MAX_RELATIONS_PER_SENTENCE} per sentence); predicate = lemma of the verb between them plus a following
  *      preposition ("born_in", "direct_by"), or "<noun>_of" ("daughter_of", "daughter of novelist J. G. Ballard"), or a
  *      copula's "<noun> in" ("is an unincorporated community in Giles County": "community_in"), or ALIAS_PREDICATE ("also
- *      known as", "(born Samuel Cook)"), or the predicate of the name it is coordinated with ("son of A and B": B too),
- *      else "related_to"; a nationality that describes the name after it ("married to Polish film director Roman
- *      Polanski") is no verb's object: the verb goes to the name only; a "<noun> of" in apposition to a name in between
- *      is that name's ("A married B, daughter of C": A is no daughter of C);
+ *      known as", "(born Samuel Cook)"), or the predicate of the name it is coordinated with ("son of A and B", "son of
+ *      A, 7th Earl of X and B": B too), else "related_to"; a nationality that describes the name after it ("married to
+ *      Polish film director Roman Polanski") is no verb's object: the verb goes to the name only; a "<noun> of" in
+ *      apposition to a name in between is that name's ("A married B, daughter of C": A is no daughter of C);
  *    - kin a sentence states around the co-occurrences: an opening kin phrase ("The son of X, he ...": son_of X), a
- *      birth to named parents ("She was born in England to A and B": child_of A, B) and a marriage past places and
- *      dates ("married at Covington, Kentucky, on ..., to X": married_to X);
+ *      possessive kin phrase ("His father John Smith", "Her mother was Mary Jones": John Smith father_of the title; the
+ *      kin keeps its own verb), a birth to named parents ("She was born in England to A and B": child_of A, B) and a
+ *      marriage past places and dates ("married at Covington, Kentucky, on ..., to X": married_to X);
  *    - title -> every other entity of the passage: the verb of the first of the entity's mentions, in any sentence,
  *      that a sentence about the title links to it (title mention, pronoun, "The film ..." subject or a part of it: "The
  *      film's music was composed by X", "Music of the film ..."; a fragment that opens with a participle: "Starring A, B
@@ -71,7 +72,7 @@ export { extractPassage, type OfflineExtractorOptions } from './extract.js';
 export { MAX_RELATIONS_PER_SENTENCE } from './relations.js';
 
 /** Bumped when the extraction of the same text changes, so re-posted documents are extracted again. */
-export const OFFLINE_EXTRACTOR_ID = 'offline:v17';
+export const OFFLINE_EXTRACTOR_ID = 'offline:v18';
 
 export function createOfflineExtractor(options: OfflineExtractorOptions = {}): Extractor {
   const opts = { ...options };

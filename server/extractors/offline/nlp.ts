@@ -119,7 +119,11 @@ function retagNameVerbs(toks: Tok[]): void {
     let k = i - 1;
     while (k >= 0 && toks[k].sent === t.sent && toks[k].pos === 'PROPN') k--;
     if (k >= 0 && toks[k].sent === t.sent && toks[k].lower === 'the') k--;
-    if (k >= 0 && toks[k].sent === t.sent && toks[k].value !== ',') continue;
+    // the name may follow its opening comma, or a possessive kin phrase ("His younger sister Mary married John")
+    let start = k;
+    while (start > 0 && toks[start - 1].sent === t.sent) start--;
+    const afterKin = k >= 0 && toks[k].pos === 'NOUN' && /^(his|her|their)$/.test(toks[start].lower) && k - start <= 3;
+    if (k >= 0 && toks[k].sent === t.sent && toks[k].value !== ',' && !afterKin) continue;
     t.pos = 'VERB';
     t.lemma = verbLemma(t.lower);
   }

@@ -1,9 +1,9 @@
 /**
- * A passage's relations: a sentence's opening kin phrase ("The son of X, he ..."), its parents or spouse after
- * "born/married ... to", nearest co-occurring pairs in each sentence, components and variants of long names, the title's
- * alias and parts, and the title -> every other entity.
+ * A passage's relations: a sentence's opening kin phrase ("The son of X, he ...", "His father John Smith ..."), its
+ * parents or spouse after "born/married ... to", nearest co-occurring pairs in each sentence, components and variants of
+ * long names, the title's alias and parts, and the title -> every other entity.
  */
-import { ALIAS_PREDICATE, LITERAL_TYPES } from '../../graph/facts.js';
+import { ALIAS_PREDICATE, LITERAL_TYPES, normalizeName } from '../../graph/facts.js';
 import type { ExtractedRelation } from '../types.js';
 import type { Entities, TitleKeys } from './entities.js';
 import { isAliasLink, isPrepositionalObject, predicateBetween, titleSubjectStart } from './predicates.js';
@@ -82,6 +82,7 @@ export function extractRelations(toks: Tok[], sentSpans: number[][], mentions: M
   for (const [, all] of bySentence) {
     const primary = all.filter((m) => m.primary);
     addFrontedKin(rels, toks, sentSpans, primary, keys.titleKey);
+    addPossessiveKin(rels, toks, sentSpans, primary, keys.titleKey);
     addKinTo(rels, toks, sentSpans, primary, all, keys.titleKey);
     addCooccurrences(rels, toks, primary, keys.titleKey);
     // components and variants hang off the name they were taken from
@@ -131,6 +132,50 @@ function addFrontedKin(rels: RelationSet, toks: Tok[], sentSpans: number[][], pr
     for (const p of names) if (p.start > i + 1 && p.end < j && p.key !== subject) rels.add(subject, `${kin}_of`, p.key);
     return;
   }
+}
+
+/** The kin nouns after "His" or "Her" that name the title's kin ("His father John Smith", "Her elder sister, Mary"). */
+const POSSESSIVE_KIN = new Set([...KIN_NOUNS, 'father', 'mother', 'grandfather', 'grandmother', 'uncle', 'aunt', 'cousin', 'stepfather', 'stepmother']);
+
+/**
+ * Where a sentence that opens with "His", "Her" or "Their" and a kin noun names that kin: "His brother Carlos Torres
+ * Ríos was ...", "His father, John Smith, was ...", "Her mother was Mary Jones" (at most two lower-case words before the
+ * noun: "His elder brother", "Her only son"). The token index of the kin noun and of the name's first token, or undefined.
+ */
+function possessiveKinAt(toks: Tok[], sentStart: number, sentEnd: number): { kin: number; name: number } | undefined {
+  if (!['his', 'her', 'their'].includes(toks[sentStart]?.lower ?? '')) return undefined;
+  let i = sentStart + 1;
+  // wink tags "elder" a noun
+  for (let n = 0; n < 2 && i <= sentEnd && !toks[i].cap && !POSSESSIVE_KIN.has(toks[i].lower) && ['ADJ', 'NUM', 'NOUN'].includes(toks[i].pos); n++) i++;
+  if (i + 1 > sentEnd || !POSSESSIVE_KIN.has(toks[i].lower)) return undefined;
+  const after = toks[i + 1].value === ',' || toks[i + 1].pos === 'AUX' ? i + 2 : i + 1;
+  return after <= sentEnd ? { kin: i, name: after } : undefined;
+}
+
+/**
+ * "His father John Smith ...", "Her mother was Mary Jones": the name is <kin>_of the title (John Smith father_of the
+ * title), the direction the other kin facts take ("A son_of B": A is B's son). Before the co-occurrence and title
+ * passes, so the pair gets no other predicate. `primary` are the sentence's primary mentions.
+ */
+function addPossessiveKin(rels: RelationSet, toks: Tok[], sentSpans: number[][], primary: readonly Mention[], titleKey: string | undefined): void {
+  if (!titleKey || primary.length === 0) return;
+  const [start, end] = sentSpans[primary[0].sent] ?? [0, -1];
+  const at = possessiveKinAt(toks, start, end);
+  const named = at && primary.find((m) => m.start === at.name && (m.type === 'Person' || m.type === 'Entity'));
+  if (!at || !named || named.key === titleKey || rels.linked(named.key, titleKey)) return;
+  // as written: not a lone first name read as a person named earlier ("His younger brother Thomas" is no Thomas Harley)
+  if (
+    normalizeName(
+      toks
+        .slice(named.start, named.end + 1)
+        .map((t) => t.value)
+        .join(' '),
+    ) !== named.key
+  )
+    return;
+  // "His father, John Smith, was ...": an apposition closes with a comma ("His mother, Johann Ernst and his brothers" is a list)
+  if (toks[at.kin + 1].value === ',' && toks[named.end + 1]?.value !== ',') return;
+  rels.add(named.key, `${toks[at.kin].lower}_of`, titleKey);
 }
 
 /**
@@ -256,6 +301,13 @@ function asTitle(m: Mention | undefined, titleKey: string | undefined): string |
   return m && titleKey && namesTitle(m.key, titleKey) ? titleKey : m?.key;
 }
 
+/** The first token of the sentence token i is in. */
+function sentStartOf(toks: Tok[], i: number): number {
+  let k = i;
+  while (k > 0 && toks[k - 1].sent === toks[i].sent) k--;
+  return k;
+}
+
 const CLAUSE_OPENERS = new Set([',', ';', 'where', 'when', 'while', 'whereas', 'after', 'before', 'until']);
 
 /**
@@ -269,6 +321,13 @@ function opensOwnClause(toks: Tok[], m: Mention): boolean {
   while (k >= 0 && toks[k].sent === sent && toks[k].pos === 'DET') k--;
   // "and" or "but" only after a comma: "She and Richard Abruzzo won" has one subject
   if (k > 0 && (toks[k].lower === 'and' || toks[k].lower === 'but') && toks[k - 1].value === ',') k--;
+  // "His brother Carlos was ...", "Her mother, Mary Jones, died in 1900": the kin's own clause
+  const [sentStart, sentEnd] = [sentStartOf(toks, m.start), toks.length - 1];
+  const kin = possessiveKinAt(toks, sentStart, sentEnd);
+  if (kin?.name === m.start && toks[kin.kin + 1]?.pos !== 'AUX') {
+    const verb = toks[m.end + 1]?.value === ',' ? toks[m.end + 2] : toks[m.end + 1];
+    return verb?.sent === sent && (verb.pos === 'AUX' || verb.pos === 'VERB');
+  }
   if (k < 0 || toks[k].sent !== sent || !CLAUSE_OPENERS.has(toks[k].lower) || (toks[k].value === ',' && toks[k - 1]?.cap)) return false;
   const [verb, next] = [toks[m.end + 1], toks[m.end + 2]];
   return verb?.sent === sent && (verb.pos === 'AUX' || (verb.pos === 'VERB' && next?.lower !== 'by'));
@@ -385,6 +444,9 @@ function describesNextName(toks: Tok[], list: readonly Mention[], b: Mention): b
 /** What may stand between two coordinated names: "A and B", "A, B", "A or B", "A and of his wife B", "A and his wife, née B". */
 const COORDINATION_WORDS = new Set([',', 'and', 'or', '&', 'of', 'the', 'his', 'her', 'their', 'wife', 'husband', 'spouse', 'consort', 'nee']);
 
+/** An ordinal before a title: "William Douglas, 7th Earl of Morton". */
+const ORDINAL = /^\d+(st|nd|rd|th)$/i;
+
 /**
  * The name coordinated before `m` in its sentence ("the son of A and B": A, for B), not starting before `from`: the
  * nearest earlier name, when only commas, "and", "or", "of", "his wife" and closed parenthesised asides ("A (died 1563)
@@ -393,7 +455,9 @@ const COORDINATION_WORDS = new Set([',', 'and', 'or', '&', 'of', 'the', 'his', '
  */
 function coordinatedBefore(toks: Tok[], names: readonly Mention[], m: Mention, from: number): Mention | undefined {
   let prev: Mention | undefined;
-  for (const o of names) if (o.sent === m.sent && o.end < m.start && o.start >= from && (!prev || o.end > prev.end)) prev = o;
+  // the last name before m; of two that end together, the longer
+  for (const o of names)
+    if (o.sent === m.sent && o.end < m.start && o.start >= from && (!prev || o.end > prev.end || (o.end === prev.end && o.start < prev.start))) prev = o;
   if (!prev || OBJECT_ONLY.has(prev.type)) return undefined;
   let depth = 0;
   let joined = false;
@@ -408,7 +472,11 @@ function coordinatedBefore(toks: Tok[], names: readonly Mention[], m: Mention, f
       if (v === ',' || toks[i].lower === 'and' || toks[i].lower === 'or' || v === '&') joined = true;
     }
   }
-  return depth === 0 && joined ? prev : undefined;
+  if (depth !== 0 || !joined) return undefined;
+  // "William Douglas, 7th Earl of Morton and Lady Anne Keith": a title after a comma and an ordinal is the man's before it,
+  // who is the name coordinated (the title alone, shared by every earl, is not)
+  const person = names.find((o) => o.sent === m.sent && o.start >= from && o.end === prev.start - 3);
+  return person && ORDINAL.test(toks[prev.start - 1].value) && toks[prev.start - 2].value === ',' ? person : prev;
 }
 
 /**

@@ -26,7 +26,7 @@ const SNOW_TEXT = 'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. H
 
 describe('offline extractor', () => {
   it('has the documented id', () => {
-    expect(extractor.id).toBe('offline:v17');
+    expect(extractor.id).toBe('offline:v18');
   });
 
   it('extracts a named person and a place with guessed types', async () => {
@@ -351,6 +351,13 @@ describe('offline extractor', () => {
     expect(predicates(z, 'Edward Wingfield', 'Earl of Leicester')).not.toContain('daughter_of');
     expect(predicates(z, 'Lady Julia Coke', 'Earl of Leicester')).toEqual(['daughter_of']);
     expect(predicates(z, 'Lord Audley', 'Duke of York')).toEqual(['related_to']);
+    // a "Name, Nth Title" parent is one name in a coordination: the mother after it is kin too
+    const w = await run(
+      'Robert Douglas, 8th Earl of Morton',
+      'Robert Douglas, 8th Earl of Morton was a Scottish nobleman. He was the son of William Douglas, 7th Earl of Morton and Lady Anne Keith, daughter of George Keith, 5th Earl Marischal.',
+    );
+    expect(predicates(w, 'Robert Douglas, 8th Earl of Morton', 'Lady Anne Keith')).toEqual(['son_of']);
+    expect(predicates(w, 'Robert Douglas, 8th Earl of Morton', 'George Keith')).not.toContain('daughter_of');
   });
 
   it('a sentence about the title after an opening phrase: "In 1864, he married X", "In 1880 he directed X"', async () => {
@@ -379,6 +386,23 @@ describe('offline extractor', () => {
     expect(predicates(x, 'Millers River', 'New Hampshire')).toEqual(['river_in']);
     // a full verb keeps its own predicate
     expect(predicates(x, 'Kimballton, Virginia', 'Paris')).toEqual(['study_in']);
+  });
+
+  it('"His father John Smith", "Her mother was Mary Jones": the named kin is <kin>_of the title, and keeps its own verb', async () => {
+    const x = await run(
+      'Leopoldo Torres Ríos',
+      'Leopoldo Torres Ríos was an Argentine film director. His brother Carlos Torres Ríos was a cinematographer. His father, John Smith, was a painter. Her mother was Anne Brown. His elder brother, Tom Brown, directed Big Fish. His son Peter Jones died in 1990. His sister, Mary Doe and his cousins moved to Paris.',
+    );
+    expect(predicates(x, 'Carlos Torres Ríos', 'Leopoldo Torres Ríos')).toEqual(['brother_of']);
+    expect(predicates(x, 'John Smith', 'Leopoldo Torres Ríos')).toEqual(['father_of']);
+    expect(predicates(x, 'Anne Brown', 'Leopoldo Torres Ríos')).toEqual(['mother_of']);
+    expect(predicates(x, 'Tom Brown', 'Leopoldo Torres Ríos')).toEqual(['brother_of']);
+    expect(predicates(x, 'Peter Jones', 'Leopoldo Torres Ríos')).toEqual(['son_of']);
+    // the kin's own verb is not the title's
+    expect(predicates(x, 'Leopoldo Torres Ríos', 'Big Fish')).not.toContain('direct');
+    expect(predicates(x, 'Leopoldo Torres Ríos', '1990')).not.toContain('die_in');
+    // a list after the comma is no apposition
+    expect(predicates(x, 'Mary Doe', 'Leopoldo Torres Ríos')).toEqual([]);
   });
 
   it('a past tense that wink tags as a noun or an adjective after a name that opens a sentence is its verb', async () => {
