@@ -1,5 +1,5 @@
 /**
- * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v18'.
+ * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v20'.
  *
  * Built on wink-nlp + wink-eng-lite-web-model (sentence splitting, POS tags, lemmas, a small
  * NER for numbers/dates); ~1,000 passages/s on one core. On top of that:
@@ -27,7 +27,8 @@
  *      alias that namesakes share and that gets the title's relations too) and the names inside it
  *      ("Prague astronomical clock" -> "Prague"); a text that opens with the title names it there,
  *      whatever names its words make ("Dr. Goldfoot and the Girl Bombs");
- *    - a lone surname that repeats a person named earlier ("Buxton") is that person, not a new entity;
+ *    - a lone surname that repeats a person named earlier ("Buxton") is that person, not a new entity; a part of another
+ *      person's longer name is not ("Muhammad" of "Muhammad bin Musafir" on Marzuban ibn Muhammad's page: dropped);
  *    - types: Person, Place, Organization, Work, Date, Number, Money, Percent, Nationality, Entity
  *      (capitalised name of unknown kind), and Concept (optional, see {@link OfflineExtractorOptions}).
  *  - Relations
@@ -38,7 +39,9 @@
  *      known as", "(born Samuel Cook)"), or the predicate of the name it is coordinated with ("son of A and B", "son of
  *      A, 7th Earl of X and B": B too), else "related_to"; a nationality that describes the name after it ("married to
  *      Polish film director Roman Polanski") is no verb's object: the verb goes to the name only; a "<noun> of" in
- *      apposition to a name in between is that name's ("A married B, daughter of C": A is no daughter of C);
+ *      apposition to a name in between is that name's ("A married B, daughter of C": A is no daughter of C), and a kin
+ *      phrase coordinated with the one a name is the object of is the subject's ("the son of A and the nephew of B": A
+ *      is no nephew of B);
  *    - kin a sentence states around the co-occurrences: an opening kin phrase ("The son of X, he ...": son_of X), a
  *      possessive kin phrase ("His father John Smith", "Her mother was Mary Jones": John Smith father_of the title; the
  *      kin keeps its own verb), a birth to named parents ("She was born in England to A and B": child_of A, B) and a
@@ -72,7 +75,7 @@ export { extractPassage, type OfflineExtractorOptions } from './extract.js';
 export { MAX_RELATIONS_PER_SENTENCE } from './relations.js';
 
 /** Bumped when the extraction of the same text changes, so re-posted documents are extracted again. */
-export const OFFLINE_EXTRACTOR_ID = 'offline:v18';
+export const OFFLINE_EXTRACTOR_ID = 'offline:v20';
 
 export function createOfflineExtractor(options: OfflineExtractorOptions = {}): Extractor {
   const opts = { ...options };

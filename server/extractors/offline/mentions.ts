@@ -154,6 +154,14 @@ export function personNameWords(name: string): string[] {
  */
 export function resolvePartialNames(mentions: Mention[], title: { key: string; name: string; type: string } | undefined): void {
   const people: Array<{ key: string; name: string; words: string[]; at: number }> = [];
+  const dropped = new Set<Mention>();
+  // the name a part or a variant was taken from, and the one that was taken from, up to a name of the text
+  const byKey = new Map(mentions.map((m) => [m.key, m]));
+  const rootName = (m: Mention): string => {
+    let r = m;
+    for (let n = 0; n < 4 && r.parent !== undefined && byKey.has(r.parent) && r.parent !== r.key; n++) r = byKey.get(r.parent)!;
+    return r.name;
+  };
   if (title && title.type === 'Person') people.push({ key: title.key, name: title.name, words: personNameWords(title.name), at: -1 });
   for (const m of mentions) {
     const single = !m.name.includes(' ');
@@ -167,11 +175,22 @@ export function resolvePartialNames(mentions: Mention[], title: { key: string; n
     let best = people.find((p) => p.at === -1 && p.words.includes(m.key));
     if (!best) for (const p of people) if (p.at < m.start && p.words.includes(m.key) && (best === undefined || p.at > best.at)) best = p;
     if (best && best.key !== m.key) {
+      // a part or a variant of another person's longer name ("Muhammad" of "Muhammad bin Musafir" on Marzuban ibn
+      // Muhammad's page, "Zeid" of "Prince Zeid bin Ra'ad" on Princess Fahrelnissa Zeid's: its name words are not all
+      // this person's) is no reference to this person: it is dropped, or it would link the longer name to the person as
+      // its part. One of a name that may be this person's ("Sackville" of "Sackville-West" on Mortimer Sackville-West's
+      // page, "Irene" of "Princess Irene of Greece" on Princess Irene, Duchess of Aosta's) still is.
+      const person = best;
+      if (m.parent !== undefined && !personNameWords(rootName(m)).every((w) => person.words.includes(w))) {
+        dropped.add(m);
+        continue;
+      }
       m.key = best.key;
       m.name = best.name;
       m.type = 'Person';
     }
   }
+  for (let i = mentions.length - 1; i >= 0; i--) if (dropped.has(mentions[i])) mentions.splice(i, 1);
 }
 
 /**

@@ -346,7 +346,38 @@ function opensRelativeClause(toks: Tok[], m: Mention): boolean {
 function appositionOfBetween(toks: Tok[], list: Mention[], a: Mention, b: Mention): boolean {
   const between = list.filter((m) => m.start > a.end && m.end < b.start && !OBJECT_ONLY.has(m.type));
   const last = between[between.length - 1];
-  return last !== undefined && toks[last.end + 1]?.value === ',' && (predicateBetween(toks, last.end + 1, b.start) ?? '').endsWith('_of');
+  // not a kin phrase coordinated with the one the name in between is the object of, when a is their subject ("A was
+  // the son of B, and grandson of C")
+  return (
+    last !== undefined &&
+    toks[last.end + 1]?.value === ',' &&
+    (predicateBetween(toks, last.end + 1, b.start) ?? '').endsWith('_of') &&
+    !(coordinatedKinObject(toks, last) && !kinObject(toks, a))
+  );
+}
+
+/**
+ * Mention a is the object of a kin phrase ("the son of [the film director] A") and an "and" follows it, after at most a comma: the
+ * kin phrase after that "and" ("and the father of B", ", and grandson of B") is coordinated with the first, so it
+ * belongs to that phrase's subject.
+ */
+function coordinatedKinObject(toks: Tok[], a: Mention): boolean {
+  let n = a.end + 1;
+  if (toks[n]?.value === ',') n++;
+  return toks[n]?.lower === 'and' && kinObject(toks, a);
+}
+
+/** Mention m is the object of a kin phrase, or coordinated with it: "son of [the film director] m", "child of A and m". */
+function kinObject(toks: Tok[], m: Mention): boolean {
+  const describes = (t: Tok | undefined) => t !== undefined && t.sent === m.sent && !t.cap && ['DET', 'ADJ', 'NOUN'].includes(t.pos);
+  let k = m.start - 1;
+  for (let n = 0; n < 6 && describes(toks[k]); n++) k--;
+  if (toks[k]?.lower === 'and') {
+    k--;
+    for (let n = 0; n < 6 && toks[k]?.sent === m.sent && toks[k].cap; n++) k--;
+    for (let n = 0; n < 6 && describes(toks[k]); n++) k--;
+  }
+  return toks[k]?.lower === 'of' && KIN_OF.test(`${toks[k - 1]?.lower ?? ''}_of`);
 }
 
 /** Nearest co-occurring pairs among the primary mentions of one sentence. */
@@ -377,6 +408,9 @@ function addCooccurrences(rels: RelationSet, toks: Tok[], list: Mention[], title
       // "Wingfield married Lady Julia Coke, daughter of the Earl of Leicester": a "<noun> of" in apposition to a name in
       // between is that name's (the pair after it gets it), not a's
       else if (names === 2 && appositionOfBetween(toks, list, a, b)) pred = 'related_to';
+      // "the son of Kızıl Buğa and the father of Suleyman Shah": a kin phrase coordinated with the one a is the object of
+      // has that phrase's subject, not a (Kızıl Buğa is no one's father here)
+      else if (KIN_OF.test(pred) && coordinatedKinObject(toks, a)) pred = 'related_to';
       // "Hermann II ... was born in 1345 in Burg Grebenstein, the son of Louis the Junker": the place of birth is no
       // one's son; the kin relation is the person's born before it, when the sentence names one (the title's, when
       // that name is the title's shortened)

@@ -26,7 +26,7 @@ const SNOW_TEXT = 'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. H
 
 describe('offline extractor', () => {
   it('has the documented id', () => {
-    expect(extractor.id).toBe('offline:v18');
+    expect(extractor.id).toBe('offline:v20');
   });
 
   it('extracts a named person and a place with guessed types', async () => {
@@ -203,6 +203,34 @@ describe('offline extractor', () => {
     const x = await run('Georges Lautner', 'Georges Lautner was a French film director. He was born in Nice, the son of actress Renée Saint-Cyr.');
     expect(predicates(x, 'Nice', 'Renée Saint-Cyr')).not.toContain('son_of');
     expect(predicates(x, 'Georges Lautner', 'Renée Saint-Cyr')).toEqual(['son_of']);
+  });
+
+  it('a part of another person\'s name is no mention of the title person ("Muhammad" of "Muhammad bin Musafir")', async () => {
+    const x = await run(
+      'Marzuban ibn Muhammad',
+      'Marzuban ibn Muhammad (died 957) was the Sallarid ruler of Azerbaijan. He was the son of Muhammad bin Musafir, the ruler of Tarum.',
+    );
+    expect(predicates(x, 'Marzuban ibn Muhammad', 'Muhammad bin Musafir')).toEqual(['son_of']);
+    expect(predicates(x, 'Muhammad bin Musafir', 'Marzuban ibn Muhammad')).toEqual([]);
+    // a part of a name that is the title person's own still is: "Sackville-West" on Mortimer Sackville-West's page
+    const y = await run(
+      'Mortimer Sackville-West, 1st Baron Sackville',
+      'Mortimer Sackville-West, 1st Baron Sackville was a British courtier. Sackville-West was the fourth son of George Sackville-West, 5th Earl De La Warr.',
+    );
+    expect(predicates(y, 'Mortimer Sackville-West, 1st Baron Sackville', 'George Sackville-West')).toEqual(['son_of']);
+  });
+
+  it('"the son of A and the nephew of B": the second kin phrase is the subject\'s, not A\'s', async () => {
+    const x = await run(
+      'Irdana Khan',
+      'Irdana Khan was a ruler of Kokand. He was the son of Abdul Rahim Bey and the nephew of Abdul Kahrim Bey. Tom Gale was the son of the film director Carlos Ruiz, and grandson of Pedro Ruiz.',
+    );
+    expect(predicates(x, 'Irdana Khan', 'Abdul Rahim Bey')).toEqual(['son_of']);
+    expect(predicates(x, 'Irdana Khan', 'Abdul Kahrim Bey')).toEqual(['nephew_of']);
+    expect(predicates(x, 'Abdul Rahim Bey', 'Abdul Kahrim Bey')).toEqual(['related_to']);
+    // the kin's descriptive words between "of" and its name, and a comma before "and"
+    expect(predicates(x, 'Carlos Ruiz', 'Pedro Ruiz')).toEqual(['related_to']);
+    expect(predicates(x, 'Tom Gale', 'Pedro Ruiz')).toEqual(['grandson_of']);
   });
 
   it('a sentence that opens with its kin: "The son of X, he ..." and "Daughter of X and Y, Princess Helen spent ..." are the title\'s', async () => {
