@@ -1,5 +1,5 @@
 /**
- * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v20'.
+ * Offline (embedded: no network, no model download) entity/relation extractor, id 'offline:v21'.
  *
  * Built on wink-nlp + wink-eng-lite-web-model (sentence splitting, POS tags, lemmas, a small
  * NER for numbers/dates); ~1,000 passages/s on one core. On top of that:
@@ -43,9 +43,10 @@
  *      phrase coordinated with the one a name is the object of is the subject's ("the son of A and the nephew of B": A
  *      is no nephew of B);
  *    - kin a sentence states around the co-occurrences: an opening kin phrase ("The son of X, he ...": son_of X), a
- *      possessive kin phrase ("His father John Smith", "Her mother was Mary Jones": John Smith father_of the title; the
- *      kin keeps its own verb), a birth to named parents ("She was born in England to A and B": child_of A, B) and a
- *      marriage past places and dates ("married at Covington, Kentucky, on ..., to X": married_to X);
+ *      possessive kin phrase ("His father John Smith", "Her mother was Mary Jones", "Their daughter was the novelist X":
+ *      John Smith father_of the title; the kin keeps its own verb, and a "<kin> of" in apposition to it is its own), a
+ *      birth to named parents ("She was born in England to A and B": child_of A, B) and a marriage past places and
+ *      dates ("married at Covington, Kentucky, on ..., to X": married_to X);
  *    - title -> every other entity of the passage: the verb of the first of the entity's mentions, in any sentence,
  *      that a sentence about the title links to it (title mention, pronoun, "The film ..." subject or a part of it: "The
  *      film's music was composed by X", "Music of the film ..."; a fragment that opens with a participle: "Starring A, B
@@ -75,7 +76,7 @@ export { extractPassage, type OfflineExtractorOptions } from './extract.js';
 export { MAX_RELATIONS_PER_SENTENCE } from './relations.js';
 
 /** Bumped when the extraction of the same text changes, so re-posted documents are extracted again. */
-export const OFFLINE_EXTRACTOR_ID = 'offline:v20';
+export const OFFLINE_EXTRACTOR_ID = 'offline:v21';
 
 export function createOfflineExtractor(options: OfflineExtractorOptions = {}): Extractor {
   const opts = { ...options };

@@ -148,7 +148,13 @@ function possessiveKinAt(toks: Tok[], sentStart: number, sentEnd: number): { kin
   // wink tags "elder" a noun
   for (let n = 0; n < 2 && i <= sentEnd && !toks[i].cap && !POSSESSIVE_KIN.has(toks[i].lower) && ['ADJ', 'NUM', 'NOUN'].includes(toks[i].pos); n++) i++;
   if (i + 1 > sentEnd || !POSSESSIVE_KIN.has(toks[i].lower)) return undefined;
-  const after = toks[i + 1].value === ',' || toks[i + 1].pos === 'AUX' ? i + 2 : i + 1;
+  let after = toks[i + 1].value === ',' || toks[i + 1].pos === 'AUX' ? i + 2 : i + 1;
+  // "Their daughter was the novelist and poet Vita Sackville-West": the kin's descriptive words after "was the"
+  if (toks[i + 1].pos === 'AUX' && toks[after]?.lower === 'the') {
+    let k = after + 1;
+    for (let n = 0; n < 4 && k <= sentEnd && !toks[k].cap && ['ADJ', 'NOUN', 'CCONJ'].includes(toks[k].pos); n++) k++;
+    if (k > after + 1 && k <= sentEnd && toks[k].cap) after = k;
+  }
   return after <= sentEnd ? { kin: i, name: after } : undefined;
 }
 
@@ -564,7 +570,10 @@ function addTitleRelations(
       while (of > lastBetween && toks[of].lower !== 'of') of--;
       const apposition = toks.slice(lastBetween + 2, of).every((t) => t.lower !== 'and' && t.lower !== 'the' && !t.cap && t.pos !== 'VERB' && t.pos !== 'AUX');
       const kinOfTitle = predicateAt(before, from);
-      if (apposition && kinOfTitle !== undefined && (KIN_OF.test(kinOfTitle) || /marr|wife|husband|spouse/.test(kinOfTitle))) return undefined;
+      // or the name a possessive kin phrase names ("His mother was Georgina, daughter of George Dodwell")
+      const possessive = possessiveKinAt(toks, sentStartOf(toks, before.start), toks.length - 1)?.name === before.start;
+      if (apposition && (possessive || (kinOfTitle !== undefined && (KIN_OF.test(kinOfTitle) || /marr|wife|husband|spouse/.test(kinOfTitle)))))
+        return undefined;
     }
     if (p !== undefined || lastBetween < 0) return p;
     const c = coordinatedBefore(toks, names, m, from);

@@ -26,7 +26,7 @@ const SNOW_TEXT = 'Hank Snow was born in Brooklyn, Nova Scotia on May 9, 1914. H
 
 describe('offline extractor', () => {
   it('has the documented id', () => {
-    expect(extractor.id).toBe('offline:v20');
+    expect(extractor.id).toBe('offline:v21');
   });
 
   it('extracts a named person and a place with guessed types', async () => {
@@ -431,6 +431,14 @@ describe('offline extractor', () => {
     expect(predicates(x, 'Leopoldo Torres Ríos', '1990')).not.toContain('die_in');
     // a list after the comma is no apposition
     expect(predicates(x, 'Mary Doe', 'Leopoldo Torres Ríos')).toEqual([]);
+    // the kin's descriptive words after "was the"; a "<kin> of" in apposition to the kin is the kin's
+    const y = await run(
+      'Lionel Sackville-West, 3rd Baron Sackville',
+      'Lionel Sackville-West, 3rd Baron Sackville was a British peer. His mother was Georgina, daughter of George Dodwell. Their daughter was the novelist and poet Vita Sackville-West.',
+    );
+    expect(predicates(y, 'Vita Sackville-West', 'Lionel Sackville-West, 3rd Baron Sackville')).toEqual(['daughter_of']);
+    expect(predicates(y, 'Georgina', 'George Dodwell')).toEqual(['daughter_of']);
+    expect(predicates(y, 'Lionel Sackville-West, 3rd Baron Sackville', 'George Dodwell')).not.toContain('daughter_of');
   });
 
   it('a past tense that wink tags as a noun or an adjective after a name that opens a sentence is its verb', async () => {
