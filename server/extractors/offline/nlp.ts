@@ -6,7 +6,7 @@ import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 import { normalizeName } from '../../graph/facts.js';
 import { JUNK_WORDS } from './lexicon.js';
-import { CAP_RE, isParticiple, stripAccentsLower, type Tok } from './tokens.js';
+import { CAP_RE, isParticiple, sentStartOf, stripAccentsLower, type Tok } from './tokens.js';
 
 type WinkNlp = ReturnType<typeof winkNLP>;
 export type WinkDoc = ReturnType<WinkNlp['readDoc']>;
@@ -120,8 +120,7 @@ function retagNameVerbs(toks: Tok[]): void {
     while (k >= 0 && toks[k].sent === t.sent && toks[k].pos === 'PROPN') k--;
     if (k >= 0 && toks[k].sent === t.sent && toks[k].lower === 'the') k--;
     // the name may follow its opening comma, or a possessive kin phrase ("His younger sister Mary married John")
-    let start = k;
-    while (start > 0 && toks[start - 1].sent === t.sent) start--;
+    const start = sentStartOf(toks, i);
     const afterKin = k >= 0 && toks[k].pos === 'NOUN' && /^(his|her|their)$/.test(toks[start].lower) && k - start <= 3;
     if (k >= 0 && toks[k].sent === t.sent && toks[k].value !== ',' && !afterKin) continue;
     t.pos = 'VERB';

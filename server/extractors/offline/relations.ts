@@ -8,7 +8,7 @@ import type { ExtractedRelation } from '../types.js';
 import type { Entities, TitleKeys } from './entities.js';
 import { isAliasLink, isPrepositionalObject, predicateBetween, titleSubjectStart } from './predicates.js';
 import { PERSON_TITLES } from './lexicon.js';
-import type { Mention, Tok } from './tokens.js';
+import { sentEndOf, sentStartOf, type Mention, type Tok } from './tokens.js';
 
 /** Maximum co-occurrence relations produced per sentence. */
 export const MAX_RELATIONS_PER_SENTENCE = 10;
@@ -307,13 +307,6 @@ function asTitle(m: Mention | undefined, titleKey: string | undefined): string |
   return m && titleKey && namesTitle(m.key, titleKey) ? titleKey : m?.key;
 }
 
-/** The first token of the sentence token i is in. */
-function sentStartOf(toks: Tok[], i: number): number {
-  let k = i;
-  while (k > 0 && toks[k - 1].sent === toks[i].sent) k--;
-  return k;
-}
-
 const CLAUSE_OPENERS = new Set([',', ';', 'where', 'when', 'while', 'whereas', 'after', 'before', 'until']);
 
 /**
@@ -328,8 +321,7 @@ function opensOwnClause(toks: Tok[], m: Mention): boolean {
   // "and" or "but" only after a comma: "She and Richard Abruzzo won" has one subject
   if (k > 0 && (toks[k].lower === 'and' || toks[k].lower === 'but') && toks[k - 1].value === ',') k--;
   // "His brother Carlos was ...", "Her mother, Mary Jones, died in 1900": the kin's own clause
-  const [sentStart, sentEnd] = [sentStartOf(toks, m.start), toks.length - 1];
-  const kin = possessiveKinAt(toks, sentStart, sentEnd);
+  const kin = possessiveKinAt(toks, sentStartOf(toks, m.start), sentEndOf(toks, m.start));
   if (kin?.name === m.start && toks[kin.kin + 1]?.pos !== 'AUX') {
     const verb = toks[m.end + 1]?.value === ',' ? toks[m.end + 2] : toks[m.end + 1];
     return verb?.sent === sent && (verb.pos === 'AUX' || verb.pos === 'VERB');
@@ -569,11 +561,14 @@ function addTitleRelations(
       let of = m.start - 1;
       while (of > lastBetween && toks[of].lower !== 'of') of--;
       const apposition = toks.slice(lastBetween + 2, of).every((t) => t.lower !== 'and' && t.lower !== 'the' && !t.cap && t.pos !== 'VERB' && t.pos !== 'AUX');
-      const kinOfTitle = predicateAt(before, from);
-      // or the name a possessive kin phrase names ("His mother was Georgina, daughter of George Dodwell")
-      const possessive = possessiveKinAt(toks, sentStartOf(toks, before.start), toks.length - 1)?.name === before.start;
-      if (apposition && (possessive || (kinOfTitle !== undefined && (KIN_OF.test(kinOfTitle) || /marr|wife|husband|spouse/.test(kinOfTitle)))))
-        return undefined;
+      // the title's kin: the name a possessive kin phrase names ("His mother was Georgina, daughter of George Dodwell"), or
+      // one a kin or marriage predicate links to the title (read only for an apposition)
+      const titleKin = (): boolean => {
+        if (possessiveKinAt(toks, sentStartOf(toks, before.start), sentEndOf(toks, before.start))?.name === before.start) return true;
+        const kinOfTitle = predicateAt(before, from);
+        return kinOfTitle !== undefined && (KIN_OF.test(kinOfTitle) || /marr|wife|husband|spouse/.test(kinOfTitle));
+      };
+      if (apposition && titleKin()) return undefined;
     }
     if (p !== undefined || lastBetween < 0) return p;
     const c = coordinatedBefore(toks, names, m, from);

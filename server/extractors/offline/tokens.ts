@@ -95,6 +95,20 @@ export function isParticiple(t: Tok): boolean {
   return /(ing|ed|en)$/.test(t.lower);
 }
 
+/** The first token of the sentence token i is in. */
+export function sentStartOf(toks: Tok[], i: number): number {
+  let k = i;
+  while (k > 0 && toks[k - 1].sent === toks[i].sent) k--;
+  return k;
+}
+
+/** The last token of the sentence token i is in. */
+export function sentEndOf(toks: Tok[], i: number): number {
+  let k = i;
+  while (k + 1 < toks.length && toks[k + 1].sent === toks[i].sent) k++;
+  return k;
+}
+
 export function isSentenceInitial(toks: Tok[], i: number): boolean {
   for (let j = i - 1; j >= 0 && toks[j].sent === toks[i].sent; j--) {
     if (toks[j].kind !== 'punctuation' && toks[j].kind !== 'symbol') return false;
