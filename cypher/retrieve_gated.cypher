@@ -150,6 +150,17 @@ CALL (raw) {
   WITH qWords, relationWords, kinWords, named, split(trim(apoc.text.regreplace(toLower(named.name), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS nameWords
   WITH qWords, relationWords, kinWords, named, size(nameWords) AS nameLength,
        [i IN range(0, size(qWords) - size(nameWords)) WHERE qWords[i..i + size(nameWords)] = nameWords][0] AS at
+  // The way each question word asks kin of this entity (KIN_DIRECTIONS): 1 for an ancestor, -1 for a descendant, 0 for
+  // no kin word; the other way after the name and a form of "be" ("X was the father of which actress").
+  WITH qWords, relationWords, kinWords, named, nameLength, at,
+       CASE WHEN at IS NOT NULL AND qWords[at + nameLength] IN ['is', 'was', 'are', 'were'] THEN at + nameLength END AS be
+  WITH qWords, relationWords, kinWords, named, nameLength, at,
+       [j IN range(0, size(qWords) - 1) | CASE WHEN qWords[j] IN [['father', 'mother', 'parent', 'parents', 'grandfather', 'grandmother', 'grandparent',
+           'grandparents'], ['son', 'daughter', 'child', 'children', 'grandson', 'granddaughter', 'grandchild', 'grandchildren', 'son-in-law',
+           'daughter-in-law', 'child-in-law']][0] THEN 1 WHEN qWords[j] IN [['father', 'mother', 'parent', 'parents', 'grandfather', 'grandmother',
+           'grandparent', 'grandparents'], ['son', 'daughter', 'child', 'children', 'grandson', 'granddaughter', 'grandchild', 'grandchildren', 'son-in-law',
+           'daughter-in-law', 'child-in-law']][1] THEN -1 ELSE 0 END
+           * CASE WHEN be IS NOT NULL AND j > be AND all(w IN qWords[be + 1..j] WHERE w IN ['the', 'a', 'an']) THEN -1 ELSE 1 END] AS asks
   // A named hub (more than $hubFacts facts over the walked types, the store's count) is not read whole: its facts are
   // those among the $hubFactK nearest of each type's fact index (docs/statements.md#hubs).
   CALL (named) {
@@ -165,29 +176,19 @@ CALL (raw) {
     WITH named, relationship AS r, score WHERE startNode(r) = named OR endNode(r) = named
     RETURN r, ((2.0 * score - 1.0 - $cosineFloor) / (1.0 - $cosineFloor)) AS fact
   }
-  WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact
+  WITH qWords, relationWords, kinWords, named, nameLength, at, asks, r, fact
   // A named entity's fact whose predicate the question writes (a predicate word's first five letters, a final s aside,
   // begin a question word; or the question writes it from the other end, "father" for "daughter of": the converse
   // words) ranks $factWordBonus higher, and seeds its ends that much higher (at most 1).
-  WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact, split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r), '_',
-      ' '))), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS predicateWords
-  WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact, predicateWords, [w IN predicateWords WHERE size(w) >= 4 | left(CASE WHEN w ENDS WITH 's'
-      THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
+  WITH qWords, relationWords, kinWords, named, nameLength, at, asks, r, fact, split(trim(apoc.text.regreplace(toLower(coalesce(r.predicate, replace(type(r),
+      '_', ' '))), '[^\\p{L}\\p{N}]+', ' ')), ' ') AS predicateWords
+  WITH qWords, relationWords, kinWords, named, nameLength, at, asks, r, fact, predicateWords, [w IN predicateWords WHERE size(w) >= 4 | left(CASE WHEN w ENDS
+      WITH 's' THEN left(w, size(w) - 1) ELSE w END, 5)] AS stems
   // A parent-child fact's parent end: a parent word's subject ("father of"), a child word's object ("son of"); null for
-  // any other fact. A kin word asks one way (KIN_DIRECTIONS): 1 for an ancestor, -1 for a descendant, and the other way
-  // after the name and a form of "be" ("X was the father of which actress"). "X's father" is not written by a fact
-  // whose parent is X, "X's son" only by one.
-  WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact, predicateWords, stems,
+  // any other fact. "X's father" is not written by a fact whose parent is X, "X's son" only by one (asks, above).
+  WITH qWords, relationWords, kinWords, named, nameLength, at, asks, r, fact, predicateWords, stems,
        CASE WHEN NOT $kinDirection THEN null WHEN any(w IN predicateWords WHERE w IN ['father', 'mother', 'parent']) THEN startNode(r)
-           WHEN any(w IN predicateWords WHERE w IN ['son', 'daughter', 'child']) THEN endNode(r) END AS parent,
-       CASE WHEN at IS NOT NULL AND qWords[at + nameLength] IN ['is', 'was', 'are', 'were'] THEN at + nameLength END AS be
-  WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact, predicateWords, stems, parent,
-       [j IN range(0, size(qWords) - 1) | CASE WHEN qWords[j] IN [['father', 'mother', 'parent', 'parents', 'grandfather', 'grandmother', 'grandparent',
-           'grandparents'], ['son', 'daughter', 'child', 'children', 'grandson', 'granddaughter', 'grandchild', 'grandchildren', 'son-in-law',
-           'daughter-in-law', 'child-in-law']][0] THEN 1 WHEN qWords[j] IN [['father', 'mother', 'parent', 'parents', 'grandfather', 'grandmother',
-           'grandparent', 'grandparents'], ['son', 'daughter', 'child', 'children', 'grandson', 'granddaughter', 'grandchild', 'grandchildren', 'son-in-law',
-           'daughter-in-law', 'child-in-law']][1] THEN -1 ELSE 0 END
-           * CASE WHEN be IS NOT NULL AND j > be AND all(w IN qWords[be + 1..j] WHERE w IN ['the', 'a', 'an']) THEN -1 ELSE 1 END] AS asks
+           WHEN any(w IN predicateWords WHERE w IN ['son', 'daughter', 'child']) THEN endNode(r) END AS parent
   WITH qWords, relationWords, kinWords, named, nameLength, at, r, fact,
        [j IN relationWords WHERE (any(st IN stems WHERE qWords[j] STARTS WITH st)
         OR $converseWords AND any(c IN [[['father', 'mother', 'parent', 'parents'], ['son', 'daughter', 'child']], [['son', 'daughter', 'child', 'children'],
