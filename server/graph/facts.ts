@@ -32,6 +32,10 @@ export const VALUE_TYPES: readonly string[] = ['Date', 'Number', 'Money', 'Perce
  */
 export const LITERAL_TYPES: readonly string[] = [...VALUE_TYPES, 'Nationality'];
 
+/** The words of a parent-child predicate: a parent's ("father_of") and a child's ("son_of"). */
+export const KIN_PARENT_WORDS: readonly string[] = ['father', 'mother', 'parent'];
+export const KIN_CHILD_WORDS: readonly string[] = ['son', 'daughter', 'child'];
+
 /**
  * Relation words a question writes without their stem: a question word of a pair's first list writes a predicate
  * holding a word of its second. Kinship only. The fact seeds' written-predicate test reads it beside the shared-stem
@@ -43,14 +47,8 @@ export const LITERAL_TYPES: readonly string[] = [...VALUE_TYPES, 'Nationality'];
  *   "<kin> in law" is read as one word, "<kin>-in-law" (IN_LAW_KIN), so "mother" alone does not write a parent there.
  */
 export const CONVERSE_WORDS: readonly (readonly [readonly string[], readonly string[]])[] = [
-  [
-    ['father', 'mother', 'parent', 'parents'],
-    ['son', 'daughter', 'child'],
-  ],
-  [
-    ['son', 'daughter', 'child', 'children'],
-    ['father', 'mother', 'parent'],
-  ],
+  [['father', 'mother', 'parent', 'parents'], KIN_CHILD_WORDS],
+  [['son', 'daughter', 'child', 'children'], KIN_PARENT_WORDS],
   [
     ['husband', 'wife', 'spouse'],
     ['marry', 'married', 'husband', 'wife', 'spouse'],
@@ -69,7 +67,7 @@ export const CONVERSE_WORDS: readonly (readonly [readonly string[], readonly str
       'daughter-in-law',
       'child-in-law',
     ],
-    ['father', 'mother', 'parent', 'son', 'daughter', 'child'],
+    [...KIN_PARENT_WORDS, ...KIN_CHILD_WORDS],
   ],
   [
     ['father-in-law', 'mother-in-law', 'parent-in-law'],
@@ -84,13 +82,12 @@ export const CONVERSE_WORDS: readonly (readonly [readonly string[], readonly str
 /**
  * The way a kin word points from the person it is asked of, and so which end of a parent-child fact that person must
  * be. A pair's first list asks for an ancestor ("X's father", "X's grandmother": a parent is the first hop), the second
- * for a descendant ("X's son", "X's grandson", "X's son-in-law": a child is). The predicate words are a parent's
- * (father_of: its subject is the parent) and a child's (son_of: its subject is the child). So "Gothelo's grandmother"
- * writes "Gothelo son_of Godfrey" and "Godfrey father_of Gothelo", not "Godfrey son_of Gothelo": the fact seeds'
- * written-predicate test applies it to the shared stem and to CONVERSE_WORDS alike (docs/statements.md#fact-seeds).
+ * for a descendant ("X's son", "X's grandson", "X's son-in-law": a child is). A parent word's subject is the parent
+ * (father_of, KIN_PARENT_WORDS), a child word's subject the child (son_of, KIN_CHILD_WORDS). So "Gothelo's
+ * grandmother" writes "Gothelo son_of Godfrey" and "Godfrey father_of Gothelo", not "Godfrey son_of Gothelo": the fact
+ * seeds' written-predicate test applies it to the shared stem and to CONVERSE_WORDS alike
+ * (docs/statements.md#fact-seeds).
  */
-export const KIN_PARENT_WORDS: readonly string[] = ['father', 'mother', 'parent'];
-export const KIN_CHILD_WORDS: readonly string[] = ['son', 'daughter', 'child'];
 export const KIN_DIRECTIONS: readonly (readonly string[])[] = [
   ['father', 'mother', 'parent', 'parents', 'grandfather', 'grandmother', 'grandparent', 'grandparents'],
   ['son', 'daughter', 'child', 'children', 'grandson', 'granddaughter', 'grandchild', 'grandchildren', 'son-in-law', 'daughter-in-law', 'child-in-law'],
