@@ -48,7 +48,7 @@ function start(workers: string): Promise<{ child: ChildProcess; url: string }> {
     child.stdout!.on('data', (c: Buffer) => {
       buf += c.toString();
       if (process.env.BENCH_SERVER_LOG) appendFileSync(process.env.BENCH_SERVER_LOG, c);
-      // The port opens at once; the API answers from "graph-recall ready" on.
+      // The port opens at once; the API answers from "graph-recall answers" on, every mode from "graph-recall ready".
       const m = /"url":"(http:[^"]+)".*graph-recall ready/.exec(buf);
       if (m) resolve({ child, url: m[1]! });
     });
