@@ -10,9 +10,10 @@ import type { Services } from './services.js';
 /**
  * How long an idle keep-alive connection stays open: longer than the longest Retry-After this
  * server sends (30 s, a projection build) plus a margin. Node's default, 5 s, equals the
- * Retry-After of a populating index (and was a database outage's when this was found): a client that waited as told and reused its connection wrote
- * into a socket the server was closing at that very moment, and got no HTTP answer at all
- * (docs/recovery.md). Clients that read the Keep-Alive hint close theirs a little earlier.
+ * Retry-After of a populating index (and was a database outage's when this was found): a client
+ * that waited as told and reused its connection wrote into a socket the server was closing at
+ * that very moment, and got no HTTP answer at all (docs/recovery.md). Clients that read the
+ * Keep-Alive hint close theirs a little earlier.
  */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
