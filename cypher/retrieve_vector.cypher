@@ -21,6 +21,7 @@
 // :param kinDirection => true               /* factWordBonus: 'X's father' writes X son_of F, not S son_of X (false = either end) */;
 // :param relationSeedK => 10                /* best facts of the question's relation (best mean rank) at a named curated entity that seed (0 = off) */;
 // :param topK => 10                         /* passages returned */;
+// :param entityK => 60                      /* entities returned (those the top passages mention, best first) */;
 // :param relTypes => ['RELATED', 'SAME_AS'] /* relationship types walked between entities (server allow-list) */;
 // :param factK => 20                        /* facts returned and added to the context */;
 // :param filter => null                     /* only passages of matching documents: {sources, documentIds, metadata} (null = no filter) */;
@@ -297,15 +298,15 @@ OPTIONAL CALL (ranked) {
 }
 WITH coalesce(seeds, []) AS seeds, ranked
 // The entities: the seeds when there are any; else those the passages mention, each at its best
-// passage's score (no activation: nothing spreads).
+// passage's score (no activation: nothing spreads). The first $entityK either way, as in the graph modes.
 CALL (ranked) {
   UNWIND ranked AS r
   WITH r.node AS p, r.score AS score
   MATCH (p)-[:MENTIONS]->(e:Entity)
-  WITH e, max(score) AS score ORDER BY score DESC, e.id
+  WITH e, max(score) AS score ORDER BY score DESC, e.id LIMIT $entityK
   RETURN collect({node: e, activation: score}) AS mentioned
 }
-WITH seeds, CASE WHEN size(seeds) > 0 THEN [s IN seeds | {node: s.node, activation: s.activation}] ELSE mentioned END AS topEntities,
+WITH seeds, CASE WHEN size(seeds) > 0 THEN [s IN seeds | {node: s.node, activation: s.activation}][0..$entityK] ELSE mentioned END AS topEntities,
      ranked, [] AS paths, null AS trace
 // ---- 3. facts: the passages' and the seeds' (partials/passage_facts.cypher) ---------------------
 // Facts without a walk (vector, hybrid). On a graph with passages: the facts the extractor read

@@ -429,6 +429,11 @@ export const VECTOR_PARAMS = {
   kinDirection: withoutPassages(COMMON_PARAMS.kinDirection),
   relationSeedK: withoutPassages(COMMON_PARAMS.relationSeedK),
   topK,
+  entityK: {
+    ...COMMON_PARAMS.entityK,
+    doc: "entities returned: those the top passages mention, each at its best passage's score, best first (the seeds instead, where seeds are mapped)",
+    brief: 'entities returned (those the top passages mention, best first)',
+  },
   relTypes,
   factK,
   ...SEARCH_PARAMS,

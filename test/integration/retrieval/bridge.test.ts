@@ -90,6 +90,11 @@ test("vector and hybrid map no seeds on a graph with passages: their facts are t
     expect(Object.fromEntries(res.entities.map((e) => [e.id, e.activation]))).toEqual(Object.fromEntries(best));
     const activations = res.entities.map((e) => e.activation);
     expect(activations).toEqual([...activations].sort((a, b) => b - a));
+    // At most entityK of them, the first ones, as in the graph modes.
+    expect(res.entities.length).toBeGreaterThan(2);
+    const question = 'What did Charles Babbage design?';
+    const capped = await retriever.retrieve({ mode, questionEmbedding: f.question, question, params: { topK: 5, entityK: 2 } });
+    expect(capped.entities).toEqual(res.entities.slice(0, 2));
     // The facts read in those passages (passageId), in the passages' order, each at its passage's score.
     const expected = ids.flatMap((id) => f.graph.relations.filter((r) => r.passageId === id).map((r) => `${name(r.from)} ${r.predicate} ${name(r.to)}`));
     expect(expected.length).toBeGreaterThan(0);

@@ -126,7 +126,7 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     const res = await retriever.retrieve({
       mode: 'vector',
       questionEmbedding: q,
-      params: { seedK: common.seedK, topK: common.topK, useNameSeeds: false, cosineFloor, relTypes: REL_TYPES },
+      params: { seedK: common.seedK, topK: common.topK, entityK: common.entityK, useNameSeeds: false, cosineFloor, relTypes: REL_TYPES },
     });
     // A text graph (passages; the walked types are those read from text): vector maps no seeds.
     expect(res.seeds).toEqual([]);
@@ -135,11 +135,14 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
       .slice(0, common.topK);
     expectClose(res.passages, cos, ['score']);
-    // Its entities: those its passages mention, each at its best passage's score, best first.
+    // Its entities: those its passages mention, each at its best passage's score, best first, the first entityK.
     const best = new Map<string, number>();
     for (const p of cos)
       for (const e of ref.passages.find((x) => x.id === p.id)!.mentions) best.set(e, Math.max(best.get(e) ?? Number.NEGATIVE_INFINITY, p.score));
-    const entities = [...best].map(([id, activation]) => ({ id, activation })).sort((a, b) => b.activation - a.activation || (a.id < b.id ? -1 : 1));
+    const entities = [...best]
+      .map(([id, activation]) => ({ id, activation }))
+      .sort((a, b) => b.activation - a.activation || (a.id < b.id ? -1 : 1))
+      .slice(0, common.entityK);
     expect(entities.length).toBeGreaterThan(0);
     expectClose(res.entities, entities, ['activation']);
   });
