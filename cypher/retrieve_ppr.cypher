@@ -49,7 +49,7 @@
 // :param pushRounds => 5                    /* push rounds (1-6) */;
 // :param pushEpsilon => 0.001               /* a node pushes only when its residual exceeds this x total teleport weight x its degree */;
 // :param pushFrontier => 1000               /* engine push: at most this many nodes push per round, the largest residuals first */;
-// :param dampingFactor => 0.7               /* PageRank damping: the share that follows an edge per step (HippoRAG 0.5, GDS default 0.85) */;
+// :param dampingFactor => 0.65              /* PageRank damping: the share that follows an edge per step (HippoRAG 0.5, GDS default 0.85) */;
 // :param exactWeights => true               /* exact weighted PPR (one GDS run per seed weight), false = one run with unweighted seeds */;
 // :param passageSeedWeight => 0             /* also teleport to the passageSeedK densest passages at this x their relative cosine */;
 // :param passageSeedK => 10                 /* dense passages seeded when passageSeedWeight > 0 */;

@@ -47,7 +47,7 @@
 // :param searchWidth => 100                 /* every vector index search looks at least this wide (the index is approximate) */;
 // :param filterSearchK => 1000              /* with a filter: how wide each index search looks before the passages outside it are dropped */;
 // :param graphName => 'graph_recall_ppr'    /* GDS projection name (see cypher/ppr_projection.cypher) */;
-// :param dampingFactor => 0.7               /* PageRank damping: the share that follows an edge per step (HippoRAG 0.5, GDS default 0.85) */;
+// :param dampingFactor => 0.65              /* PageRank damping: the share that follows an edge per step (HippoRAG 0.5, GDS default 0.85) */;
 // :param maxIterations => 30                /* PageRank iterations at most */;
 // :param tolerance => 1e-7                  /* PageRank convergence tolerance */;
 // :param exactWeights => true               /* exact weighted PPR (one GDS run per seed weight), false = one run with unweighted seeds */;

@@ -356,9 +356,9 @@ export const PPR_PARAMS = {
   pushFrontier: { schema: int(1, 10000), default: 1000, doc: 'engine push: at most this many nodes push per round, the largest residuals first' },
   dampingFactor: {
     schema: num(0, 0.99),
-    // 0.7, not HippoRAG's 0.5: at 0.5 the seeds kept half the mass and the bridge's page ranked below the seeds' look-alikes
-    // (bench/reports/devsets/ppr-damping-2026-12-07).
-    default: 0.7,
+    // 0.65, not HippoRAG's 0.5: at 0.5 the seeds kept half the mass and the bridge's page ranked below the seeds' look-alikes;
+    // above 0.65 the two-layer probes lose more (bench/reports/devsets/ppr-damping-2026-12-07).
+    default: 0.65,
     doc: 'PageRank damping: the share of the score that follows an edge at each step, the rest returns to the seeds (HippoRAG 0.5; GDS default 0.85)',
     brief: 'PageRank damping: the share that follows an edge per step (HippoRAG 0.5, GDS default 0.85)',
   },
