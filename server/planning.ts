@@ -141,18 +141,27 @@ export class ServedRetriever extends Retriever {
   }
 }
 
+/** The least time between two refreshes of the cached plans (Replanner.refreshWhenDue). */
+const PLAN_REFRESH_MS = 30_000;
+
 /**
  * Runs warmUp for the server: at start-up and after each outage (every mode cold again, the
  * default first). An outage cancels the warm-up in progress (`cancel`): the restart loses its
  * plans, and the warm-up after it starts again from the default mode. While the default mode
  * plans, the ppr projection's rebuild waits (`holdProjection`): on a 2-core machine a GDS
  * projection beside the plan slows the plan down.
+ *
+ * Requests never plan a statement again when the graph has changed (Retriever's REUSE_PLAN);
+ * refreshWhenDue does it for them, one statement at a time.
  */
 export class Replanner {
   private generation = 0;
   /** The question vector of the warm-up statements, read from the graph once. */
   private embedding: number[] | undefined;
   holdProjection = false;
+  /** When the last plan refresh started (performance.now()), and the graph's size it saw then. */
+  private lastRefresh = { at: performance.now(), size: '' };
+  private refreshing = false;
 
   constructor(
     private readonly svc: Services,
@@ -180,5 +189,37 @@ export class Replanner {
       this.embedding = e ?? this.embedding;
       if (current()) this.holdProjection = false;
     });
+  }
+
+  /**
+   * At most every PLAN_REFRESH_MS, and only when the graph's node or relationship count changed
+   * since the last time (whoever wrote): Retriever.refreshPlans, in the background. Not during a
+   * warm-up (it plans every statement anyway) nor while the database is down.
+   */
+  refreshWhenDue(): void {
+    if (this.refreshing || this.retriever.cold.size > 0 || this.retriever.down()) return;
+    if (performance.now() - this.lastRefresh.at < PLAN_REFRESH_MS) return;
+    this.refreshing = true;
+    this.lastRefresh.at = performance.now();
+    void this.refresh().finally(() => (this.refreshing = false));
+  }
+
+  /** Refreshes the plans if the graph's size changed; resolves to the statements looked at (0: unchanged). */
+  async refresh(): Promise<number> {
+    const t0 = performance.now();
+    try {
+      const res = await this.svc.store.read(
+        'CALL () { MATCH (n) RETURN count(n) AS nodes } CALL () { MATCH ()-[r]->() RETURN count(r) AS relationships } RETURN nodes, relationships',
+      );
+      const size = `${res.records[0]!.get('nodes')} ${res.records[0]!.get('relationships')}`;
+      if (size === this.lastRefresh.size) return 0;
+      const statements = await this.retriever.refreshPlans();
+      this.lastRefresh.size = size;
+      this.svc.logger.info({ statements, ms: Math.round(performance.now() - t0) }, 'cached plans refreshed');
+      return statements;
+    } catch (e) {
+      this.svc.logger.debug({ err: String((e as Error)?.message ?? e).slice(0, 200) }, 'plan refresh failed');
+      return 0;
+    }
   }
 }

@@ -9,7 +9,8 @@ const WATCH_INTERVAL_MS = 500;
  * The watchdog of a running server: when the database answers again after an outage, every
  * statement is planned again, the default mode first, and the ppr projection rebuilt as soon as
  * the default mode's plan is done (not on the first ppr request); a projection that vanished
- * while the database ran is rebuilt too.
+ * while the database ran is rebuilt too. While the database answers, the cached plans are
+ * brought up to date now and then (Replanner.refreshWhenDue).
  */
 export function watchDatabase(svc: Services, replanner: Replanner): DatabaseWatch {
   const projection = svc.retriever.projection;
@@ -30,5 +31,6 @@ export function watchDatabase(svc: Services, replanner: Replanner): DatabaseWatc
       heal();
     },
     onProjectionMissing: heal,
+    onAnswer: () => replanner.refreshWhenDue(),
   }).start();
 }

@@ -22,6 +22,8 @@ export interface DatabaseWatchOptions {
   onDown?: (error: string) => void;
   /** The database answers and the projection does not exist. */
   onProjectionMissing?: () => void;
+  /** The database answered this poll (after onUp when it is back). */
+  onAnswer?: () => void;
 }
 
 /** The bound of a probe while the database is down. */
@@ -82,6 +84,7 @@ export class DatabaseWatch {
       if (wasDown) this.opts.onUp?.();
       if (res.records[0]?.get('exists') === false) this.opts.onProjectionMissing?.();
       // (null: not checked on this poll; the next one checks.)
+      this.opts.onAnswer?.();
     } catch (e) {
       // A database that answered and is now slow is busy, not gone: down after SLOW_PROBES_DOWN slow
       // probes in a row (a refused connection counts at once). A false "down" would answer 503 for

@@ -31,6 +31,20 @@ export interface RetrieverOptions {
 export const PLAN_TIMEOUT_MS = 120_000;
 
 /**
+ * The prefix of every statement the server sends: Neo4j keeps using the statement's cached plan
+ * when the graph's statistics have changed since the plan was made. Without it, Neo4j plans a
+ * statement it finds stale again in every request that finds it so, side by side: during a burst
+ * of writes, 16 requests planned gated at once, each for 10-23 s on 2 cores, and some answered
+ * 504. The plans are brought up to date one statement at a time by refreshPlans, beside the
+ * requests (server/planning.ts). The rest of the text is the file's, unchanged; a DBA runs the
+ * file without it.
+ */
+export const REUSE_PLAN = 'CYPHER replan=skip\n';
+
+/** The parameter sets refreshPlans keeps: a statement's plan is cached per parameter types. */
+const KEPT_PARAMETER_SETS = 32;
+
+/**
  * Runs the cypher/ files: the same text a DBA runs in Neo4j Browser, read once,
  * executed in a read transaction with a timeout, parameters only.
  */
@@ -41,6 +55,11 @@ export class Retriever {
   private readonly planned = new Set<string>();
   /** Per file, the one request that is planning its statement: the others wait for it (see firstPlan). */
   private readonly planning = new Map<string, Promise<void>>();
+  /**
+   * The statements run since the database last went away, one entry per file and parameter types
+   * (Neo4j caches one plan per such pair), with the last values sent: what refreshPlans re-plans.
+   */
+  private readonly ran = new Map<string, { file: string; params: Record<string, unknown> }>();
   /** The ppr projection's manager: rebuilds it when a query finds it missing or stale. */
   readonly projection: ProjectionManager;
 
@@ -85,8 +104,9 @@ export class Retriever {
     try {
       // The request that plans the statement is not cut off by the query timeout: a plan takes
       // seconds, far more on a loaded machine, and one cut short helps no later request either.
-      const res = await this.inReadTransaction(this.statements.get(file)!, driverParams, timeoutMs, signal);
+      const res = await this.inReadTransaction(REUSE_PLAN + this.statements.get(file)!, driverParams, timeoutMs, signal);
       outcome = 'planned';
+      this.remember(file, driverParams);
       const row = res.records[0].toObject();
       const result: RetrievalResult = {
         mode: req.mode,
@@ -135,7 +155,33 @@ export class Retriever {
    */
   async plan(mode: Mode, questionEmbedding: number[]): Promise<void> {
     const params = { ...this.effectiveParams(mode), question: 'warm up', questionEmbedding };
-    await this.inReadTransaction(this.statements.get(statementFile(mode, params))!, toDriverParams(params), PLAN_TIMEOUT_MS);
+    const file = statementFile(mode, params);
+    const driverParams = toDriverParams(params);
+    this.remember(file, driverParams);
+    await this.inReadTransaction(REUSE_PLAN + this.statements.get(file)!, driverParams, PLAN_TIMEOUT_MS);
+  }
+
+  /**
+   * Brings the cached plans up to date, one statement after the other: an EXPLAIN of each
+   * statement run so far (per parameter types), without REUSE_PLAN, so that Neo4j plans it again
+   * if it finds the plan stale (its own rule: statistics changed by more than
+   * dbms.cypher.statistics_divergence_threshold, and the plan older than
+   * dbms.cypher.min_replan_interval), and otherwise only looks the plan up. An EXPLAIN runs
+   * nothing. Requests meanwhile keep the plan they have (REUSE_PLAN) until the new one replaces
+   * it. Resolves to the number of statements looked at; a failure is thrown (the caller logs it).
+   */
+  async refreshPlans(): Promise<number> {
+    const entries = [...this.ran.values()];
+    for (const { file, params } of entries) await this.inReadTransaction('EXPLAIN ' + this.statements.get(file)!, params, PLAN_TIMEOUT_MS);
+    return entries.length;
+  }
+
+  /** Keeps a statement's parameter values under its file and their types (the newest KEPT_PARAMETER_SETS). */
+  private remember(file: string, params: Record<string, unknown>): void {
+    const key = `${file} ${parameterTypes(params)}`;
+    this.ran.delete(key);
+    this.ran.set(key, { file, params });
+    if (this.ran.size > KEPT_PARAMETER_SETS) this.ran.delete(this.ran.keys().next().value!);
   }
 
   /**
@@ -173,6 +219,7 @@ export class Retriever {
   /** The database went away (a restart loses its query cache): every statement is planned again. */
   forgetPlans(): void {
     this.planned.clear();
+    this.ran.clear();
   }
 
   /**
@@ -216,6 +263,20 @@ export class Retriever {
 /** A statement's parameter values as the driver must send them: the integer parameters as Cypher integers. */
 export function toDriverParams(values: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, INTEGER_PARAMS.has(k) ? neo4j.int(v as number) : v]));
+}
+
+/** The types Neo4j keys a cached plan by, e.g. `entityK:int filter:null questionEmbedding:list<float>`. */
+export function parameterTypes(params: Record<string, unknown>): string {
+  const type = (v: unknown): string => {
+    if (v === null || v === undefined) return 'null';
+    if (neo4j.isInt(v)) return 'int';
+    if (Array.isArray(v)) return `list<${v.length ? type(v[0]) : 'empty'}>`;
+    return typeof v === 'number' ? 'float' : typeof v;
+  };
+  return Object.keys(params)
+    .sort()
+    .map((k) => `${k}:${type(params[k])}`)
+    .join(' ');
 }
 
 export const round = (ms: number) => Math.round(ms * 100) / 100;

@@ -1,9 +1,11 @@
-// Subject: server/planning.ts: one transaction plans a mode while its other first requests wait.
+// Subject: server/planning.ts: one transaction plans a mode while its other first requests wait;
+// once planned, requests keep the plan when the graph changes, and the refresh re-plans it alone.
 import type { Driver } from 'neo4j-driver';
 import { createHashEmbedder } from '../../../server/embedders/hash.js';
 import { resetGraph, testDriver } from '../../support/db.js';
 import { bridgeFixture, loadGraph } from '../../support/fixtures.js';
 import { postJson, startUnplannedServer, type RunningServer } from '../../support/server.js';
+import { Replanner, type ServedRetriever } from '../../../server/planning.js';
 
 /**
  * Planning a long statement takes seconds, and Neo4j plans it once per concurrent request that
@@ -60,4 +62,72 @@ test('6 concurrent first requests of a mode: one transaction plans it while the 
   // While the planner ran, exactly one gated transaction at a time: the planner's own.
   expect(during.length).toBeGreaterThan(0);
   expect(Math.max(...during)).toBe(1);
+}, 300_000);
+
+/**
+ * Transactions running a statement whose text contains `marker`, seen planning for at least
+ * `minMs` by polls made while `work` runs: their ids.
+ */
+async function plannersDuring(marker: string, work: () => Promise<unknown>, minMs = 200): Promise<Set<string>> {
+  const seen = new Set<string>();
+  let polling = true;
+  const poller = (async () => {
+    while (polling) {
+      const { records } = await driver.executeQuery(
+        `SHOW TRANSACTIONS YIELD transactionId, currentQuery, currentQueryStatus, elapsedTime
+         WHERE currentQuery CONTAINS $marker AND currentQueryStatus = 'planning' AND elapsedTime.milliseconds >= $minMs
+         RETURN transactionId`,
+        { marker, minMs },
+      );
+      for (const r of records) seen.add(r.get('transactionId') as string);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  try {
+    await work();
+  } finally {
+    polling = false;
+    await poller;
+  }
+  return seen;
+}
+
+test('after the graph grows past the re-plan threshold, concurrent requests keep the cached plan, and the refresh plans it again once', async () => {
+  const GATED = 'gated mode - query-aware spreading activation';
+  const ask = (i: number) => postJson(`${srv.url}/v1/retrieve`, { question: `Who worked with the bridge engineer ${i}?`, mode: 'gated' });
+  expect((await ask(0)).status).toBe(200);
+  // Ten times the fixture's entities and relationships: Neo4j's statistics diverge far past its
+  // threshold (0.75); past min_replan_interval (10 s) a plain run of the statement plans it again.
+  await driver.executeQuery(
+    `UNWIND range(1, 2000) AS i
+     CREATE (e:Entity {id: 'grown-' + i, name: 'grown entity ' + i, description: 'an entity added later'})
+     WITH collect(e) AS es
+     UNWIND range(0, size(es) - 2) AS i
+     WITH es[i] AS a, es[i + 1] AS b
+     CREATE (a)-[:RELATED {weight: 1.0}]->(b)`,
+  );
+  await new Promise((r) => setTimeout(r, 11_000));
+
+  const answers: number[] = [];
+  const duringRequests = await plannersDuring(GATED, async () => {
+    for (const a of await Promise.all([1, 2, 3, 4, 5, 6].map(ask))) answers.push(a.status);
+  });
+  expect(answers).toEqual([200, 200, 200, 200, 200, 200]);
+  expect([...duringRequests]).toEqual([]);
+
+  // The refresh looks the plan up without REUSE_PLAN: Neo4j finds it stale and plans it, in the
+  // refresh's one transaction at a time (its EXPLAIN), then not again.
+  const replanner = new Replanner(srv.services, srv.services.retriever as ServedRetriever);
+  let looked = 0;
+  const duringRefresh = await plannersDuring(GATED, async () => (looked = await replanner.refresh()));
+  expect(looked).toBeGreaterThan(0);
+  expect(duringRefresh.size).toBe(1);
+  // Unchanged graph: the refresh only counts it.
+  expect(await replanner.refresh()).toBe(0);
+  // A small change: the refresh looks every plan up again, and gated's, made on the grown graph, is fresh.
+  await driver.executeQuery(`CREATE (:Entity {id: 'grown-last', name: 'grown last'})`);
+  await new Promise((r) => setTimeout(r, 11_000));
+  const again = await plannersDuring(GATED, async () => expect(await replanner.refresh()).toBe(looked));
+  expect([...again]).toEqual([]);
+  expect((await ask(7)).status).toBe(200);
 }, 300_000);
