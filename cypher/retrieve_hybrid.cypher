@@ -326,7 +326,7 @@ OPTIONAL CALL (ranked) {
 }
 WITH coalesce(seeds, []) AS seeds, ranked
 // The entities: the seeds when there are any; else those the passages mention, each at its best
-// passage's score (no activation: nothing spreads). The first $entityK either way, as in the graph modes.
+// passage's score (no activation: nothing spreads). The first $entityK either way, best first, as in the graph modes.
 CALL (ranked) {
   UNWIND ranked AS r
   WITH r.node AS p, r.score AS score
@@ -334,7 +334,10 @@ CALL (ranked) {
   WITH e, max(score) AS score ORDER BY score DESC, e.id LIMIT $entityK
   RETURN collect({node: e, activation: score}) AS mentioned
 }
-WITH seeds, CASE WHEN size(seeds) > 0 THEN [s IN seeds | {node: s.node, activation: s.activation}][0..$entityK] ELSE mentioned END AS topEntities,
+WITH seeds, CASE WHEN size(seeds) > 0
+       THEN [x IN apoc.coll.sortMulti([s IN seeds | {node: s.node, id: s.node.id, activation: s.activation}], ['activation', '^id'])[0..$entityK] |
+             {node: x.node, activation: x.activation}]
+       ELSE mentioned END AS topEntities,
      ranked, [] AS paths, null AS trace
 // ---- 3. facts: the passages' and the seeds' (partials/passage_facts.cypher) ---------------------
 // Facts without a walk (vector, hybrid). On a graph with passages: the facts the extractor read

@@ -103,6 +103,23 @@ describe('a knowledge graph without passages', () => {
     expect(top2).toEqual(['TREATS_CtD', 'TREATS_CtD']);
   });
 
+  test.each(['vector', 'hybrid'] as Mode[])('%s: its entities are its seeds, best first (ties by id), the first entityK of them', async (mode) => {
+    // The named seed and the vector seeds together (seeds of two kinds, listed in no promised order).
+    const ask = (params: Record<string, unknown>) =>
+      retriever.retrieve({
+        mode,
+        question: "Which compounds treat Alzheimer's disease?",
+        questionEmbedding: q,
+        params: { vectorSeedsWithNames: true, seedMinScore: 0, ...params },
+      });
+    const r = await ask({});
+    expect(r.seeds.length).toBeGreaterThan(1);
+    const bestFirst = [...r.seeds].sort((a, b) => b.activation - a.activation || (a.id < b.id ? -1 : 1));
+    expect(r.entities.map((e) => [e.id, e.activation])).toEqual(bestFirst.map((s) => [s.id, s.activation]));
+    const one = await ask({ entityK: 1 });
+    expect(one.entities.map((e) => e.id)).toEqual([bestFirst[0]!.id]);
+  });
+
   test("a type without a predicate property reads as the type's name", async () => {
     const r = await retriever.retrieve({
       mode: 'vector',

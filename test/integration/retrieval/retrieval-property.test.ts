@@ -152,7 +152,11 @@ describe.each([11, 12, 13, 14, 15, 16])('random graph %i', (seed) => {
     const curated = await retriever.retrieve({ mode: 'vector', questionEmbedding: q, params: { ...params, relTypes: [...REL_TYPES, 'OTHER'] } });
     expectClose(curated.seeds, vectorSeeds(ref, q, common.seedK, 0.2), ['activation']);
     // Its entities are the seeds when there are any (else, as on a text graph, the passages' mentions).
-    if (curated.seeds.length > 0) expect(curated.entities.map((e) => e.id)).toEqual(curated.seeds.map((s) => s.id));
+    // Best first (ties by id), as the graph modes list theirs, and the first entityK of them.
+    const bestFirst = [...curated.seeds].sort((a, b) => b.activation - a.activation || (a.id < b.id ? -1 : 1)).map((s) => s.id);
+    if (curated.seeds.length > 0) expect(curated.entities.map((e) => e.id)).toEqual(bestFirst);
+    const one = await retriever.retrieve({ mode: 'vector', questionEmbedding: q, params: { ...params, relTypes: [...REL_TYPES, 'OTHER'], entityK: 1 } });
+    expect(one.entities.map((e) => e.id)).toEqual(bestFirst.slice(0, 1));
     const text = await retriever.retrieve({ mode: 'vector', questionEmbedding: q, params: { ...params, relTypes: REL_TYPES } });
     expect(curated.passages).toEqual(text.passages);
   });
