@@ -50,10 +50,12 @@ export async function compactVectorIndexes(store: GraphStore, names: readonly st
       Object.entries(x.get('config') as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'number' && Number.isInteger(v) ? neo4j.int(v) : v]),
     );
     const pattern = entityType === 'RELATIONSHIP' ? `()-[x:${target}]-()` : `(x:${target})`;
-    await store.writeTransaction(async (tx) => {
-      await tx.run(`DROP INDEX ${name}`);
-      await tx.run(`CREATE VECTOR INDEX ${name} FOR ${pattern} ON x.${property} OPTIONS {indexConfig: $config}`, { config });
-    });
+    await store.schemaChange(() =>
+      store.writeTransaction(async (tx) => {
+        await tx.run(`DROP INDEX ${name}`);
+        await tx.run(`CREATE VECTOR INDEX ${name} FOR ${pattern} ON x.${property} OPTIONS {indexConfig: $config}`, { config });
+      }),
+    );
     rebuilt.push(name);
   }
   if (rebuilt.length) await store.read('CALL db.awaitIndexes(3600)');

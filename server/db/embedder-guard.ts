@@ -61,13 +61,17 @@ export async function recordEmbedder(store: GraphStore, embedder: Embedder): Pro
 
 /** Drops the vector indexes (before vectors of another dimension are written). */
 export async function dropVectorIndexes(store: GraphStore): Promise<void> {
-  for (const name of VECTOR_INDEXES) await store.write(`DROP INDEX ${name} IF EXISTS`);
+  await store.schemaChange(async () => {
+    for (const name of VECTOR_INDEXES) await store.write(`DROP INDEX ${name} IF EXISTS`);
+  });
 }
 
 /** Drops and recreates the vector indexes with another dimension (the statements of migration 002). */
 export async function recreateVectorIndexes(store: GraphStore, dimension: number): Promise<void> {
   const m = readMigrations().find((f) => f.name.startsWith('002_'))!;
   await dropVectorIndexes(store);
-  for (const stmt of m.statements) await store.write(stmt.replaceAll('{{EMBEDDING_DIM}}', String(dimension)));
+  await store.schemaChange(async () => {
+    for (const stmt of m.statements) await store.write(stmt.replaceAll('{{EMBEDDING_DIM}}', String(dimension)));
+  });
   await store.read('CALL db.awaitIndexes(300)');
 }

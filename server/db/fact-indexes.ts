@@ -35,11 +35,13 @@ export async function ensureFactIndexes(store: GraphStore, types: readonly strin
     const name = factIndexName(type);
     const dim = existing.get(name);
     if (dim === dimension) continue;
-    if (dim !== undefined) await store.write(`DROP INDEX ${name} IF EXISTS`);
-    await store.write(
-      `CREATE VECTOR INDEX ${name} IF NOT EXISTS FOR ()-[r:${type}]-() ON r.embedding
-       OPTIONS {indexConfig: {\`vector.dimensions\`: ${dimension}, \`vector.similarity_function\`: 'cosine', \`vector.quantization.enabled\`: false}}`,
-    );
+    await store.schemaChange(async () => {
+      if (dim !== undefined) await store.write(`DROP INDEX ${name} IF EXISTS`);
+      await store.write(
+        `CREATE VECTOR INDEX ${name} IF NOT EXISTS FOR ()-[r:${type}]-() ON r.embedding
+         OPTIONS {indexConfig: {\`vector.dimensions\`: ${dimension}, \`vector.similarity_function\`: 'cosine', \`vector.quantization.enabled\`: false}}`,
+      );
+    });
     created = true;
   }
   if (created && awaitSeconds > 0) await store.read('CALL db.awaitIndexes($s)', { s: neo4j.int(awaitSeconds) });
@@ -47,5 +49,8 @@ export async function ensureFactIndexes(store: GraphStore, types: readonly strin
 
 /** Drops every fact index (before vectors of another dimension are written). */
 export async function dropFactIndexes(store: GraphStore): Promise<void> {
-  for (const name of (await existingFactIndexes(store)).keys()) await store.write(`DROP INDEX ${name} IF EXISTS`);
+  const names = [...(await existingFactIndexes(store)).keys()];
+  await store.schemaChange(async () => {
+    for (const name of names) await store.write(`DROP INDEX ${name} IF EXISTS`);
+  });
 }

@@ -22,11 +22,38 @@ export function isLockConflict(e: unknown): boolean {
  * readTransaction / writeTransaction. All of them share the driver's
  * executeQuery bookmark manager, so each sees what the others committed.
  */
+/** Told before a schema change of this process starts and after it has committed (or failed). */
+export interface SchemaListener {
+  before(): void;
+  after(): void;
+}
+
 export class GraphStore {
+  private readonly schemaListeners = new Set<SchemaListener>();
+
   constructor(
     readonly driver: Driver,
     readonly database: string,
   ) {}
+
+  /**
+   * Tells `listener` when this process changes the schema (an index dropped or created): Neo4j
+   * drops every cached plan when such a change commits. Resolves to the function that stops it.
+   */
+  onSchemaChange(listener: SchemaListener): () => void {
+    this.schemaListeners.add(listener);
+    return () => this.schemaListeners.delete(listener);
+  }
+
+  /** Runs `work`, the schema change (server/db/compact-indexes.ts, fact-indexes.ts, embedder-guard.ts), between the listeners' before and after. */
+  async schemaChange<R>(work: () => Promise<R>): Promise<R> {
+    for (const l of this.schemaListeners) l.before();
+    try {
+      return await work();
+    } finally {
+      for (const l of this.schemaListeners) l.after();
+    }
+  }
 
   static connect(cfg: Config['neo4j']): GraphStore {
     return new GraphStore(createDriver(cfg), cfg.database);

@@ -53,6 +53,8 @@ export class Retriever {
   private readonly statements = new Map<string, string>();
   /** Files whose statement Neo4j has planned (it ran, or failed after planning) since the database last went away. */
   private readonly planned = new Set<string>();
+  /** While this process changes the schema (GraphStore.schemaChange): requests wait for it in firstPlan. */
+  private schemaWork: Promise<void> | undefined;
   /** Per file, the one request that is planning its statement: the others wait for it (see firstPlan). */
   private readonly planning = new Map<string, Promise<void>>();
   /**
@@ -69,6 +71,22 @@ export class Retriever {
   ) {
     for (const { file } of STATEMENTS) this.statements.set(file, fs.readFileSync(path.join(CYPHER_DIR, file), 'utf8'));
     this.projection = projectionManager(store.driver, { graphName: opts.pprGraphName, database: store.database, extraTypes: opts.allowedRelTypes });
+    // An index dropped or created drops Neo4j's cached plans, and every request that reached Neo4j after it would plan
+    // its statement at once: requests wait while this process changes the schema, then the first of each statement
+    // plans it alone (firstPlan).
+    let changes = 0;
+    let release = () => {};
+    store.onSchemaChange({
+      before: () => {
+        if (changes++ === 0) this.schemaWork = new Promise<void>((r) => (release = r));
+      },
+      after: () => {
+        this.forgetPlans();
+        if (--changes > 0) return;
+        this.schemaWork = undefined;
+        release();
+      },
+    });
   }
 
   /** Defaults, with the server's configuration applied, then the caller's values. */
@@ -232,8 +250,11 @@ export class Retriever {
   private async firstPlan(mode: Mode, file: string, signal?: AbortSignal): Promise<{ planner: boolean; done: (outcome: 'planned' | 'unknown') => void }> {
     const deadline = performance.now() + this.opts.timeoutMs;
     for (;;) {
-      if (this.planned.has(file)) return { planner: false, done: () => undefined };
-      const inFlight = this.planning.get(file);
+      let inFlight = this.schemaWork;
+      if (!inFlight) {
+        if (this.planned.has(file)) return { planner: false, done: () => undefined };
+        inFlight = this.planning.get(file);
+      }
       if (!inFlight) break;
       const left = deadline - performance.now();
       let timer: NodeJS.Timeout | undefined;

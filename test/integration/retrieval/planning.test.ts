@@ -6,6 +6,8 @@ import { resetGraph, testDriver } from '../../support/db.js';
 import { bridgeFixture, loadGraph } from '../../support/fixtures.js';
 import { postJson, startUnplannedServer, type RunningServer } from '../../support/server.js';
 import { Replanner, type ServedRetriever } from '../../../server/planning.js';
+import { compactVectorIndexes } from '../../../server/db/compact-indexes.js';
+import { VECTOR_INDEXES } from '../../../server/db/embedder-guard.js';
 
 /**
  * Planning a long statement takes seconds, and Neo4j plans it once per concurrent request that
@@ -130,4 +132,43 @@ test('after the graph grows past the re-plan threshold, concurrent requests keep
   const again = await plannersDuring(GATED, async () => expect(await replanner.refresh()).toBe(looked));
   expect([...again]).toEqual([]);
   expect((await ask(7)).status).toBe(200);
+}, 300_000);
+
+test('a vector index rebuilt under concurrent requests (a bulk load compacting it): the statements are planned one request at a time, every answer 200 or 503', async () => {
+  const GATED = 'gated mode - query-aware spreading activation';
+  const ask = (i: number) => postJson(`${srv.url}/v1/retrieve`, { question: `Who worked with the bridge engineer ${i}?`, mode: 'gated' });
+  expect((await ask(0)).status).toBe(200);
+  /** The most gated transactions seen planning at once by one poll. */
+  let most = 0;
+  let polling = true;
+  const poller = (async () => {
+    while (polling) {
+      const { records } = await driver.executeQuery(
+        `SHOW TRANSACTIONS YIELD currentQuery, currentQueryStatus, elapsedTime
+         WHERE currentQuery CONTAINS $marker AND currentQueryStatus = 'planning' AND elapsedTime.milliseconds >= 200
+         RETURN count(*) AS n`,
+        { marker: GATED },
+      );
+      most = Math.max(most, Number(records[0].get('n')));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  let asking = true;
+  const answers: { status: number; retryAfter: string | null }[] = [];
+  const readers = Array.from({ length: 6 }, async (_, r) => {
+    while (asking) {
+      const a = await ask(r);
+      answers.push({ status: a.status, retryAfter: a.headers.get('retry-after') });
+    }
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  expect(await compactVectorIndexes(srv.services.store, VECTOR_INDEXES)).toEqual([...VECTOR_INDEXES].sort());
+  await new Promise((r) => setTimeout(r, 3000));
+  asking = false;
+  await Promise.all(readers);
+  polling = false;
+  await poller;
+  expect(answers.filter((a) => a.status !== 200 && !(a.status === 503 && Number(a.retryAfter) >= 1))).toEqual([]);
+  expect(answers.filter((a) => a.status === 200).length).toBeGreaterThan(6);
+  expect(most).toBeLessThanOrEqual(1);
 }, 300_000);
