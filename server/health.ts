@@ -22,7 +22,7 @@ export interface Health {
 }
 
 /** The steps of `serve` before retrieval can answer, in order. */
-export const STARTUP_PHASES = ['database', 'migrations', 'demo', 'indexes', 'projection', 'warm-up'] as const;
+export const STARTUP_PHASES = ['database', 'migrations', 'demo', 'indexes', 'warm-up'] as const;
 export type StartupPhase = (typeof STARTUP_PHASES)[number] | 'ready' | 'failed';
 
 export interface StartupStatus {
@@ -40,7 +40,6 @@ const PHASE_MESSAGES: Record<StartupPhase, string> = {
   migrations: 'applying schema migrations',
   demo: 'loading the demo corpus into the empty database (first start only)',
   indexes: 'waiting for the indexes to come online (after a bulk import: every vector index is built now)',
-  projection: 'building the ppr projection',
   'warm-up': 'planning the retrieval statements',
   ready: 'ready',
   failed: 'start-up failed',

@@ -2,7 +2,6 @@ import type { Config } from './config.js';
 import { ensureEmbedder } from './db/embedder-guard.js';
 import { ensureFactIndexes } from './db/fact-indexes.js';
 import { awaitIndexesOnline, migrateStore } from './db/migrate.js';
-import { ensureProjection } from './db/projection.js';
 import type { Startup } from './health.js';
 import { loadDemoIfEmpty } from './ingest/demo.js';
 import { walkedTypes } from './ingest/index.js';
@@ -13,8 +12,9 @@ import type { Services } from './services.js';
 /**
  * Readies a reachable database for the API, each phase reported to `startup`: migrations, the
  * embedder guard, the demo corpus into an empty database, curated relationship types added to
- * the walk's allow-list (with their fact indexes), every index online, the ppr projection. Returns the Services the
- * API serves, with that allow-list, and their retriever, whose statements are not planned yet.
+ * the walk's allow-list (with their fact indexes), every index online. Returns the Services the API serves, with that
+ * allow-list, and their retriever, whose statements are not planned yet. The ppr projection is built later, once the
+ * default mode is planned (server/startup.ts): only ppr's `gds` engine reads it.
  */
 export async function prepareServices(base: Services, startup: Startup): Promise<{ full: Services; retriever: ServedRetriever }> {
   const { config, store, embedder, logger } = base;
@@ -31,9 +31,6 @@ export async function prepareServices(base: Services, startup: Startup): Promise
   await ensureFactIndexes(store, allowed, embedder.dimension, 0);
   startup.enter('indexes');
   await awaitIndexesOnline(store, (percent, populating) => startup.setProgress(`${populating.length} populating`, Math.floor(percent), 100));
-  startup.enter('projection');
-  const projection = await ensureProjection(store.driver, { graphName: config.pprGraphName, database: store.database, extraTypes: allowed });
-  if (projection !== 'none') logger.info({ graphName: config.pprGraphName }, 'ppr projection built');
   const served: Config = { ...config, traverseTypes: allowed };
   const retriever = new ServedRetriever(store, {
     timeoutMs: served.queryTimeoutMs,

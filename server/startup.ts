@@ -16,6 +16,7 @@ import { DEFAULT_MODE, Replanner } from './planning.js';
 import { prepareServices } from './prepare.js';
 import type { Services } from './services.js';
 import { watchDatabase } from './watchdog.js';
+import { ensureProjection } from './db/projection.js';
 
 export interface RunningServer {
   url: string;
@@ -102,10 +103,28 @@ export async function startServer(config: Config, overrides: ServiceOverrides = 
       full.jobs.start();
       logger.info({ url, seconds: startup.status().elapsedSeconds, ready: DEFAULT_MODE }, 'graph-recall answers');
     };
-    await replanner.run((mode) => mode === DEFAULT_MODE && open());
+    // The ppr projection (only ppr's gds engine reads it) is built once the default mode is planned, beside the other
+    // modes' plans, as after an outage: on a large graph it takes seconds the first answer need not wait for.
+    let projection: Promise<void> | undefined;
+    const buildProjection = () => {
+      const opts = { graphName: full.config.pprGraphName, database: full.store.database, extraTypes: full.config.traverseTypes };
+      projection ??= ensureProjection(full.store.driver, opts).then(
+        (action) => {
+          if (action !== 'none') logger.info({ graphName: opts.graphName }, 'ppr projection built');
+        },
+        (e: unknown) => logger.warn({ err: String((e as Error)?.message ?? e) }, 'ppr projection not built: ppr with engine gds answers 503 until it is'),
+      );
+    };
+    await replanner.run((mode) => {
+      if (mode !== DEFAULT_MODE) return;
+      open();
+      buildProjection();
+    });
     if (closing) throw new Error('closed during start-up');
     open();
-    logger.info({ url, seconds: startup.status().elapsedSeconds }, 'graph-recall ready: every mode planned');
+    buildProjection();
+    await projection;
+    logger.info({ url, seconds: startup.status().elapsedSeconds }, 'graph-recall ready: every mode planned, the ppr projection built');
     return full;
   })();
   ready.catch((e: unknown) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProjectionStateSchema } from '../db/projection.js';
+import { STARTUP_PHASES } from '../health.js';
 import { MODE_NAMES, MODES, type Mode, type ParamSpec } from '../retrieval/params.js';
 import {
   EvidencePathSchema,
@@ -118,7 +119,7 @@ export const HealthSchema = z.object({
   status: z.enum(['ok', 'building', 'degraded', 'unavailable', 'loading', 'failed']),
   loading: z
     .object({
-      phase: z.enum(['database', 'migrations', 'demo', 'projection', 'warm-up', 'ready', 'failed']),
+      phase: z.enum([...STARTUP_PHASES, 'ready', 'failed']),
       message: z.string(),
       elapsedSeconds: z.number(),
       progress: z.object({ stage: z.string(), done: z.number().int(), total: z.number().int(), percent: z.number().int() }).optional(),

@@ -18,7 +18,9 @@ export async function loadDemoIfEmpty(
   logger.info({ corpus: config.demoCorpus }, 'empty database: loading the demo corpus (first start only)');
   const t0 = performance.now();
   const bar = progressBar();
+  // The ppr projection is the start-up's to build, after the default mode's plan (server/startup.ts).
   const summary = await ingestPath({ store, config, embedder }, config.demoCorpus, {
+    refreshProjection: false,
     onProgress: (p) => {
       bar(p);
       onProgress?.(p);
