@@ -34,10 +34,10 @@ export const PLAN_TIMEOUT_MS = 120_000;
  * The prefix of every statement the server sends: Neo4j keeps using the statement's cached plan
  * when the graph's statistics have changed since the plan was made. Without it, Neo4j plans a
  * statement it finds stale again in every request that finds it so, side by side: during a burst
- * of writes, 16 requests planned gated at once, each for 10-23 s on 2 cores, and some answered
- * 504. The plans are brought up to date one statement at a time by refreshPlans, beside the
- * requests (server/planning.ts). The rest of the text is the file's, unchanged; a DBA runs the
- * file without it.
+ * of writes many requests planned gated at once on 2 cores, and some answered 504
+ * (bench/reports/server/replan-under-writes-2026-12-07). The plans are brought up to date one
+ * statement at a time by refreshPlans, beside the requests (server/planning.ts). The rest of the
+ * text is the file's, unchanged; a DBA runs the file without it.
  */
 export const REUSE_PLAN = 'CYPHER replan=skip\n';
 
