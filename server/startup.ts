@@ -38,8 +38,9 @@ export interface RunningServer {
  * answers 503 `loading` with the phase and the demo load's progress, the page loads, and every
  * API request answers 503 `starting` with Retry-After. Then, in the background: the embedded
  * Neo4j when NEO4J_URI is unset (and the embedder, at the same time), wait for it, the
- * preparation (server/prepare.ts: migrations, embedder guard, demo corpus, walked types, ppr
- * projection), a warm-up of every statement; then the API answers and a watchdog
+ * preparation (server/prepare.ts: migrations, embedder guard, demo corpus, walked types, indexes
+ * online), a warm-up of every statement; the API answers once the default mode is planned, the ppr
+ * projection is built from then on beside the other plans, and a watchdog
  * (server/watchdog.ts) rebuilds the projection and re-plans the statements as soon as the
  * database answers again after an outage. Every way of closing (close(), SIGINT/SIGTERM with
  * `handleSignals`, a failed start-up) takes the one release path (server/lifecycle.ts); with
