@@ -56,6 +56,8 @@ export const DB_CONDITIONS = {
   planning: { code: 'database_unavailable', retryAfterSeconds: 1, message: (mode?: string) => `the server is planning the ${mode} statement; retry shortly` },
   /** The request was cancelled while it waited (its client went away). */
   cancelled: { code: 'database_unavailable', retryAfterSeconds: 1, message: () => 'the request was cancelled' },
+  /** Every connection of the server's pool to the database stayed in use for the driver's acquisition timeout. */
+  saturated: { code: 'overloaded', retryAfterSeconds: 1, message: () => "all of the server's database connections are in use; retry shortly" },
   /** The database's transaction memory pool (dbms.memory.transaction.total.max) is full. */
   busy: {
     code: 'overloaded',

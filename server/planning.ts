@@ -53,14 +53,15 @@ export async function warmUp(svc: Services, opts: WarmUpOptions = {}): Promise<n
   const t0 = performance.now();
   const { cold, onPlanned } = opts;
   const current = opts.current ?? (() => true);
-  // A database that has just come back may refuse a query or two: retry those (never a statement's own failure).
+  // A database that has just come back may refuse a query or two, and the pool may be full: retry those (never a statement's own failure).
   const retrying = async <T>(work: () => Promise<T>): Promise<T> => {
     for (;;) {
       try {
         return await work();
       } catch (e) {
         if (!current()) throw new Cancelled('the database went away again');
-        if (classifyDbError(e) !== 'unavailable' || performance.now() - t0 > PLAN_TIMEOUT_MS) throw e;
+        const kind = classifyDbError(e);
+        if ((kind !== 'unavailable' && kind !== 'saturated') || performance.now() - t0 > PLAN_TIMEOUT_MS) throw e;
         await new Promise((r) => setTimeout(r, 100));
       }
     }

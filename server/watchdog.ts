@@ -1,3 +1,4 @@
+import { createDriver } from './db/driver.js';
 import { DatabaseWatch } from './db/watch.js';
 import { DEFAULT_MODE, type Replanner } from './planning.js';
 import type { Services } from './services.js';
@@ -17,7 +18,9 @@ export function watchDatabase(svc: Services, replanner: Replanner): DatabaseWatc
   const heal = () => {
     if (projection.wanted && !projection.building && !replanner.holdProjection) projection.heal();
   };
-  return new DatabaseWatch(svc.store.driver, {
+  // A connection of its own: the requests' pool, full under load, would make a busy server look like a database gone.
+  return new DatabaseWatch(createDriver(svc.config.neo4j, 1), {
+    ownsDriver: true,
     database: svc.store.database,
     graphName: svc.config.pprGraphName,
     intervalMs: WATCH_INTERVAL_MS,

@@ -7,7 +7,11 @@
  *    request after a restart finds them ready;
  *  - that the projection vanished while the database kept running (`onProjectionMissing`):
  *    dropped by a DBA, or a restart faster than one interval.
- * Polls never overlap and their timers never keep the process alive.
+ * Polls never overlap and their timers never keep the process alive. A refused connection is an
+ * outage at once; a database that answered and then answers no probe is counted down only after
+ * STALL_DOWN_MS without an answer (a long GC pause or a loaded machine is no outage). The server
+ * gives the watch a driver of its own, of one connection (server/watchdog.ts): a pool full of
+ * requests is the server busy, not the database gone.
  */
 import type { Driver } from 'neo4j-driver';
 import { classifyDbError } from './driver.js';
@@ -24,16 +28,19 @@ export interface DatabaseWatchOptions {
   onProjectionMissing?: () => void;
   /** The database answered this poll (after onUp when it is back). */
   onAnswer?: () => void;
+  /** stop() closes the driver (one made for the watch). */
+  ownsDriver?: boolean;
 }
 
 /** The bound of a probe while the database is down. */
 const DOWN_PROBE_MS = 10_000;
-/** Slow probes in a row (past their bound) that make a database that answered count as down. */
-const SLOW_PROBES_DOWN = 3;
+/** How long a database that answered may leave every probe unanswered (each past its bound) before it counts as down. */
+export const STALL_DOWN_MS = 10_000;
 
 export class DatabaseWatch {
   private timer: NodeJS.Timeout | undefined;
-  private slowProbes = 0;
+  /** When the first of the unanswered probes in a row started (undefined: the last probe answered). */
+  private stalledSince: number | undefined;
   private stopped = false;
   /** undefined until the first poll settles. */
   reachable: boolean | undefined;
@@ -51,6 +58,7 @@ export class DatabaseWatch {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+    if (this.opts.ownsDriver) void this.driver.close().catch(() => undefined);
   }
 
   private schedule(ms: number): void {
@@ -63,6 +71,7 @@ export class DatabaseWatch {
   private async poll(): Promise<void> {
     const interval = this.opts.intervalMs ?? 500;
     const session = this.driver.session({ database: this.opts.database, defaultAccessMode: 'READ' });
+    const started = Date.now();
     let timeout: NodeJS.Timeout | undefined;
     try {
       // While the database is down, the cheapest statement: the first GDS call on a JVM that has just
@@ -78,7 +87,7 @@ export class DatabaseWatch {
           timeout = setTimeout(() => reject(Object.assign(new Error('database probe timed out'), { code: 'ServiceUnavailable', slow: true })), bound);
         }),
       ]);
-      this.slowProbes = 0;
+      this.stalledSince = undefined;
       const wasDown = this.reachable === false;
       this.reachable = true;
       if (wasDown) this.opts.onUp?.();
@@ -86,10 +95,11 @@ export class DatabaseWatch {
       // (null: not checked on this poll; the next one checks.)
       this.opts.onAnswer?.();
     } catch (e) {
-      // A database that answered and is now slow is busy, not gone: down after SLOW_PROBES_DOWN slow
-      // probes in a row (a refused connection counts at once). A false "down" would answer 503 for
-      // every mode and plan every statement again.
-      const slow = (e as { slow?: boolean }).slow === true && this.reachable === true && ++this.slowProbes < SLOW_PROBES_DOWN;
+      // A database that answered and is now slow is busy, not gone: down once no probe has answered for
+      // STALL_DOWN_MS (a refused connection counts at once). A false "down" would answer 503 for every
+      // mode and plan every statement again.
+      if ((e as { slow?: boolean }).slow === true) this.stalledSince ??= started;
+      const slow = (e as { slow?: boolean }).slow === true && this.reachable === true && Date.now() - this.stalledSince! < STALL_DOWN_MS;
       if (classifyDbError(e) === 'unavailable' && !slow) {
         if (this.reachable !== false) this.opts.onDown?.(String((e as Error)?.message ?? e).split('\n')[0]!);
         this.reachable = false;

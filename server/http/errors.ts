@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { classifyDbError } from '../db/driver.js';
+import { classifyDbError, transientCondition } from '../db/driver.js';
 import { AppError, DB_CONDITIONS, dbError, type ErrorCode, writeTooLarge } from '../errors.js';
 
 /** The one table from domain error codes to HTTP statuses. */
@@ -109,9 +109,10 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
     res.status(413).json(errorBody(writeTooLarge()));
     return;
   }
-  if (failure === 'unavailable' || failure === 'busy') {
+  const condition = transientCondition(failure);
+  if (condition) {
     // The same condition, the same answer as retrieval gives it (DB_CONDITIONS).
-    const e = dbError(failure === 'busy' ? 'busy' : 'unreachable');
+    const e = dbError(condition);
     res.setHeader('Retry-After', String(e.retryAfterSeconds));
     res.status(STATUS[e.code]).json(errorBody(e));
     return;

@@ -7,7 +7,7 @@
  */
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { classifyDbError } from '../db/driver.js';
+import { classifyDbError, transientCondition } from '../db/driver.js';
 import { AppError, writeTooLarge } from '../errors.js';
 import type { ClaimedJob, JobStore, JobView } from '../graph/jobs.js';
 import type { Logger } from '../logger.js';
@@ -57,8 +57,7 @@ function describe(e: unknown): { code: string; message: string; field?: string }
 
 /** Failures that running the job again later fixes: the job stays running and is retried. */
 function transient(e: unknown): boolean {
-  const kind = classifyDbError(e);
-  return kind === 'unavailable' || kind === 'busy' || (e instanceof AppError && e.code === 'database_unavailable');
+  return transientCondition(classifyDbError(e)) !== undefined || (e instanceof AppError && e.code === 'database_unavailable');
 }
 
 export class JobRunner {

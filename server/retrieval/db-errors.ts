@@ -47,6 +47,8 @@ export function fromDbError(e: unknown, timeoutMs: number, elapsedMs?: number): 
       );
     case 'busy':
       return dbError('busy');
+    case 'saturated':
+      return dbError('saturated');
     case 'timeout':
       return new AppError('query_timeout', `retrieval exceeded the ${timeoutMs} ms timeout`);
     default:

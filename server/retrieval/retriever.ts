@@ -143,8 +143,9 @@ export class Retriever {
     } catch (e) {
       // A statement that failed at run time was planned; one cut off by an outage or the timeout may not have been.
       const kind = classifyDbError(e);
+      // (saturated: it waited for a connection of this server's pool and never reached the database.)
       if (kind === 'unavailable') this.forgetPlans();
-      else if (kind !== 'timeout') outcome = 'planned';
+      else if (kind !== 'timeout' && kind !== 'saturated') outcome = 'planned';
       // A GDS call that fails while this server swaps the projection is the swap, not a defect.
       const duringSwap = req.mode === 'ppr' && this.projection.building && /gds\./i.test(String((e as Error)?.message ?? ''));
       const behind = req.mode === 'ppr' && projectionBehind(e);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ROOT } from '../config.js';
-import { classifyDbError } from '../db/driver.js';
+import { classifyDbError, transientCondition } from '../db/driver.js';
 import { AppError, dbError } from '../errors.js';
 import { admitted, type Gate } from '../http/admission.js';
 import { STATUS } from '../http/errors.js';
@@ -41,8 +41,8 @@ export function toolError(e: unknown, log: Services['logger']): CallToolResult {
   let err: AppError;
   if (e instanceof AppError) err = e;
   else {
-    const kind = classifyDbError(e);
-    if (kind === 'unavailable' || kind === 'busy') err = dbError(kind === 'busy' ? 'busy' : 'unreachable');
+    const condition = transientCondition(classifyDbError(e));
+    if (condition) err = dbError(condition);
     else {
       log.error({ err: e }, 'mcp tool failed');
       const error: ToolError = { code: 'internal', message: 'internal error', status: 500 };

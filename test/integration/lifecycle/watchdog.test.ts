@@ -1,0 +1,96 @@
+// Subject: server/db/watch.ts and the driver's pool: a busy server or a stalled database is not an outage until it lasts.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Driver } from 'neo4j-driver';
+import { ROOT } from '../../../server/config.js';
+import { classifyDbError, createDriver } from '../../../server/db/driver.js';
+import { DatabaseWatch, STALL_DOWN_MS } from '../../../server/db/watch.js';
+import { fromDbError } from '../../../server/retrieval/db-errors.js';
+
+/**
+ * Under a burst of writes the server once answered readers 503 `database_unavailable` while the
+ * database ran: a slow probe or a full connection pool looked like an outage. Here the database
+ * is frozen for real (SIGSTOP to the Neo4j JVM that docker/neo4j.mjs started: it keeps its
+ * sockets and answers nothing, as in a long GC pause), and the pool is filled for real.
+ * The database must be the one the launcher manages (NEO4J_DATA_DIR holds its pid file, as
+ * .ci/run and test/global-setup.ts set it); otherwise the test fails, naming what to set.
+ */
+const cfg = {
+  uri: process.env.NEO4J_URI ?? '',
+  user: process.env.NEO4J_USER || 'neo4j',
+  password: process.env.NEO4J_PASSWORD || 'graph-recall-test',
+  database: 'neo4j',
+  embedded: false,
+};
+const pidFile = path.resolve(ROOT, process.env.NEO4J_DATA_DIR ?? '.data/neo4j-test', 'neo4j.pid');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let frozen: number | undefined;
+
+function freeze(): void {
+  if (!fs.existsSync(pidFile)) throw new Error(`no Neo4j pid file at ${pidFile}: run through jest's globalSetup with NEO4J_DATA_DIR set`);
+  frozen = Number(fs.readFileSync(pidFile, 'utf8'));
+  process.kill(frozen, 'SIGSTOP');
+}
+function thaw(): void {
+  if (frozen !== undefined) process.kill(frozen, 'SIGCONT');
+  frozen = undefined;
+}
+afterAll(thaw);
+
+test("a pool whose every connection stays in use is the server's load (503 overloaded), not the database unreachable", async () => {
+  const driver: Driver = createDriver(cfg, 1);
+  const holder = driver.session();
+  const tx = await holder.beginTransaction();
+  try {
+    await tx.run('RETURN 1');
+    const other = driver.session();
+    const failure = await other.run('RETURN 1').then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    await other.close();
+    expect(failure?.message).toMatch(/^Connection acquisition timed out/);
+    expect(classifyDbError(failure)).toBe('saturated');
+    expect(fromDbError(failure, 30_000)).toMatchObject({ code: 'overloaded', retryAfterSeconds: 1 });
+  } finally {
+    await tx.rollback();
+    await holder.close();
+    await driver.close();
+  }
+}, 60_000);
+
+test(`a database that stops answering is down after ${STALL_DOWN_MS / 1000} s without an answer, not before; then up again`, async () => {
+  const events: string[] = [];
+  const watch = new DatabaseWatch(createDriver(cfg, 1), {
+    ownsDriver: true,
+    database: 'neo4j',
+    graphName: 'watchdog-test',
+    intervalMs: 500,
+    onDown: () => events.push('down'),
+    onUp: () => events.push('up'),
+  }).start();
+  try {
+    for (let i = 0; i < 100 && watch.reachable !== true; i++) await sleep(100);
+    expect(watch.reachable).toBe(true);
+
+    // Shorter than the bound: four probes go unanswered in a row (each 2 s), and the watch waits.
+    freeze();
+    await sleep(STALL_DOWN_MS - 1_000);
+    thaw();
+    await sleep(2_000);
+    expect(events).toEqual([]);
+    expect(watch.reachable).toBe(true);
+
+    // Longer than the bound: down while frozen, up once it answers.
+    freeze();
+    await sleep(STALL_DOWN_MS + 4_000);
+    expect(events).toEqual(['down']);
+    expect(watch.reachable).toBe(false);
+    thaw();
+    for (let i = 0; i < 300 && watch.reachable !== true; i++) await sleep(100);
+    expect(events).toEqual(['down', 'up']);
+  } finally {
+    thaw();
+    watch.stop();
+  }
+}, 120_000);
