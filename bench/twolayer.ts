@@ -8,7 +8,9 @@
  *
  *   npm run bench:twolayer -- [--dry-run] [--reuse] [--seed 1] [--per-template 20] [--share 0.5]
  *                             [--modes vector,hybrid,gated,ppr] [--no-peers] [--no-ingest-cost]
- *                             [--dataset bench/data/hetionet] [--out <dir>]
+ *                             [--variants '[{"name", "mode", "params"}]'] [--dataset bench/data/hetionet] [--out <dir>]
+ *
+ * --variants: more named runs of a mode with other parameters, measured side by side with --modes (as bench/eval.ts's).
  *
  * NEO4J_URI (and NEO4J_PASSWORD) name the database: it is emptied and given the filtered curated
  * graph (10-15 min on 2 cores), unless --reuse finds the same curated graph there already. The
@@ -37,13 +39,14 @@ import type { RetrievalResult } from '../server/retrieval/results.js';
 import { Retriever } from '../server/retrieval/retriever.js';
 import { MODE_NAMES, type Mode } from '../server/retrieval/params.js';
 import { ensureProjection } from '../server/db/projection.js';
-import { embedQuestion } from '../server/retrieval/service.js';
+import { embedQuestion, validateParams } from '../server/retrieval/service.js';
 import { extractorVersion, startScratchNeo4j } from './database.js';
 import { pairedBootstrap, scoreRanking } from './lib/metrics.js';
 import { DEFAULT_OPTIONS, generateTwoLayer, readSample, type TwoLayerDataset, type TwoLayerQuestion, writeFilteredSample } from './lib/twolayer-generate.js';
 
 const USAGE = `usage: npm run bench:twolayer -- [--dry-run] [--reuse] [--seed 1] [--per-template 20] [--share 0.5]
                                 [--modes vector,hybrid,gated,ppr] [--no-peers] [--no-ingest-cost] [--dataset bench/data/hetionet] [--out dir]
+                                [--variants '[{"name": "ppr, damping 0.5", "mode": "ppr", "params": {"damping": 0.5}}]']
   NEO4J_URI / NEO4J_PASSWORD: the database (emptied unless --reuse finds the same curated graph)`;
 
 const r4 = (x: number) => Math.round(x * 10000) / 10000;
@@ -257,6 +260,7 @@ async function main() {
       'per-template': { type: 'string', default: String(DEFAULT_OPTIONS.perTemplate) },
       share: { type: 'string', default: String(DEFAULT_OPTIONS.share) },
       modes: { type: 'string', default: MODE_NAMES.join(',') },
+      variants: { type: 'string' },
       'dry-run': { type: 'boolean' },
       reuse: { type: 'boolean' },
       'no-peers': { type: 'boolean' },
@@ -271,6 +275,14 @@ async function main() {
   }
   const modeList = values.modes!.split(',').map((m) => m.trim()) as Mode[];
   for (const m of modeList) if (!MODE_NAMES.includes(m)) throw new Error(`--modes: unknown mode ${m}`);
+  // Each run: a mode as it is, or a named variant of one (its name is its row in the report).
+  const runs: { name: string; mode: Mode; params: Record<string, unknown> }[] = modeList.map((m) => ({ name: m, mode: m, params: {} }));
+  for (const v of values.variants ? (JSON.parse(values.variants) as typeof runs) : []) {
+    if (!MODE_NAMES.includes(v.mode)) throw new Error(`--variants: unknown mode "${v.mode}"`);
+    if (runs.some((r) => r.name === v.name)) throw new Error(`--variants: the name "${v.name}" is measured already; give the variant another name`);
+    validateParams(v.mode, v.params ?? {});
+    runs.push({ name: v.name, mode: v.mode, params: v.params ?? {} });
+  }
   const dataset = path.resolve(values.dataset!);
   const sample = readSample(dataset);
   const ds = generateTwoLayer(sample, { seed: Number(values.seed), perTemplate: Number(values['per-template']), share: Number(values.share) });
@@ -371,17 +383,17 @@ async function main() {
     const { embedding } = await embedQuestion(embedder, { question: q.question });
     embeddings.push({ id: q.id, question: q.question, embedding });
     const row: Row = { q, modes: {}, trace: {} };
-    for (let k = 0; k < modeList.length; k++) {
-      const mode = modeList[(k + i) % modeList.length];
-      const r: RetrievalResult = await retriever.retrieve({ mode, question: q.question, questionEmbedding: embedding });
+    for (let k = 0; k < runs.length; k++) {
+      const { name, mode, params } = runs[(k + i) % runs.length]!;
+      const r: RetrievalResult = await retriever.retrieve({ mode, question: q.question, questionEmbedding: embedding, params });
       const ids = r.passages.map((p) => p.documentId ?? p.id);
-      row.modes[mode] = { ...scoreRanking(ids, q.supporting_ids), dbMs: r.timings.dbMs };
-      row.trace[mode] = { seeds: r.seeds.map((s) => s.id), entities: r.entities.map((e) => ({ id: e.id, activation: e.activation })) };
+      row.modes[name] = { ...scoreRanking(ids, q.supporting_ids), dbMs: r.timings.dbMs };
+      row.trace[name] = { seeds: r.seeds.map((s) => s.id), entities: r.entities.map((e) => ({ id: e.id, activation: e.activation })) };
     }
     rows.push(row);
     bar({ stage: 'questions', done: i + 1, total: ds.questions.length });
   }
-  const names: string[] = [...modeList];
+  const names: string[] = runs.map((r) => r.name);
   let peerVersions: Record<string, string> | undefined;
   let peerError: string | undefined;
   if (!values['no-peers']) {
@@ -409,7 +421,7 @@ async function main() {
       console.error(`peers: ${peerError}`);
     }
   }
-  const graphModes: string[] = modeList.filter((m) => m === 'gated' || m === 'ppr');
+  const graphModes: string[] = runs.filter((r) => r.mode === 'gated' || r.mode === 'ppr').map((r) => r.name);
   const diagnosis = await diagnose(store, rows, graphModes, ds);
   await store.close();
 

@@ -350,9 +350,16 @@ async function start() {
     );
     console.log(`RETURN apoc.version(), gds.version() -> ${v.apoc}, ${v.gds}`);
   } catch (e) {
+    // Gone before the error is reported: a caller that starts again at once (a new data folder) finds the ports free.
     try {
       process.kill(child.pid);
     } catch {}
+    for (let i = 0; i < 120 && exited === null; i++) await new Promise((r) => setTimeout(r, 500));
+    if (exited === null) {
+      try {
+        process.kill(child.pid, 'SIGKILL');
+      } catch {}
+    }
     fs.rmSync(pidFile, { force: true });
     throw e;
   }

@@ -2,8 +2,10 @@
 // answers 400, a write over it 413, and a request that finds dbms.memory.transaction.total.max full 503.
 import { wipeGraph } from '../../../bench/lib/wipe.js';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import neo4j, { type Driver, type Session, type Transaction } from 'neo4j-driver';
+import { ROOT } from '../../../server/config.js';
 import { createHashEmbedder } from '../../../server/embedders/hash.js';
 import { randomUnit, rng } from '../../support/db.js';
 import { bridgeFixture, loadGraph, type FixtureGraph } from '../../support/fixtures.js';
@@ -66,7 +68,13 @@ let srv: RunningServer;
 const question = bridgeFixture().question;
 
 beforeAll(async () => {
-  if (launch('start').status !== 0) throw new Error('the memory-limit test needs its own Neo4j: the launcher failed to start it (see above)');
+  if (launch('start').status !== 0) {
+    // The folder is this test's alone: one left by a run with another password (fixed when the folder was made) or
+    // half-made by an interrupted first start is made anew, once.
+    launch('stop');
+    fs.rmSync(path.resolve(ROOT, launcherEnv.NEO4J_DATA_DIR), { recursive: true, force: true });
+    if (launch('start').status !== 0) throw new Error('the memory-limit test needs its own Neo4j: the launcher failed to start it (see above)');
+  }
   driver = neo4j.driver(`bolt://127.0.0.1:${PORTS.bolt}`, neo4j.auth.basic('neo4j', PASSWORD));
   // What an earlier run left, a few nodes per transaction (the limit is small).
   await wipeGraph(driver, { batch: 100 });
