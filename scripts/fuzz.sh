@@ -7,7 +7,7 @@
 # (test/fixtures/hostile/corpus.ts: nesting, width, keys, numbers, bytes, media
 # types, sizes) over every endpoint: no 5xx but a 503 with Retry-After.
 #
-#   NEO4J_URI=bolt://127.0.0.1:17687 NEO4J_PASSWORD=... scripts/fuzz.sh --reset
+#   NEO4J_URI=bolt://127.0.0.1:19687 NEO4J_PASSWORD=... scripts/fuzz.sh --reset
 #
 # --reset empties the graph first (the embedder guard refuses a database that
 # holds another embedder's vectors): use it only on a throwaway database such
