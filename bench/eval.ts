@@ -24,20 +24,15 @@ import type { RetrievalResult } from '../server/retrieval/results.js';
 import { Retriever } from '../server/retrieval/retriever.js';
 import { jaccardAtK, rankCorrelation } from '../server/retrieval/overlap.js';
 import { MODE_NAMES, type Mode } from '../server/retrieval/params.js';
-import { embedQuestion, retrieveTimed, validateParams } from '../server/retrieval/service.js';
+import { embedQuestion, retrieveTimed } from '../server/retrieval/service.js';
 import { createExtractiveGenerator } from '../server/answer/extractive.js';
 import { answerInput } from '../server/answer/shared.js';
 import { answerContainment } from './lib/containment.js';
 import { extractorVersion, openCorpus, readQuestions } from './database.js';
 import { exactMatch, f1Score, pairedBootstrap, scoreRanking } from './lib/metrics.js';
 import { parseSweep } from './lib/sweep.js';
+import { checkVariants, parseVariants, type Variant } from './lib/variants.js';
 import { barChartSvg, latencyChartSvg } from './lib/svg.js';
-
-interface Variant {
-  name: string;
-  mode: Mode;
-  params: Record<string, unknown>;
-}
 
 const USAGE = `usage: npm run eval -- --dataset <folder> [--questions <file.jsonl>] [--modes vector,hybrid,gated,ppr]
                         [--sweep T=1..4,decay=0.3..0.9] [--ablate gate] [--out <dir>] [--limit N]
@@ -86,18 +81,8 @@ function variants(): Variant[] {
     out.push({ name: 'gated[gate=off]', mode: 'gated', params: { ...extra.gated, gate: false } });
   }
   // Extra named variants measured side by side: '[{"name": "gated+rrf", "mode": "gated", "params": {"fusion": "rrf"}}]'.
-  for (const v of values.variants ? (JSON.parse(values.variants) as Variant[]) : []) {
-    if (!MODE_NAMES.includes(v.mode)) throw new Error(`--variants: unknown mode "${v.mode}"`);
-    out.push({ name: v.name, mode: v.mode, params: { ...extra[v.mode], ...v.params } });
-  }
-  // Each name is one row of the report and one key of results.json: a second "gated" would be measured twice and listed twice.
-  const seen = new Set<string>();
-  for (const v of out) {
-    if (seen.has(v.name))
-      throw new Error(`--variants: the name "${v.name}" is measured already (by --modes or an earlier variant); give the variant another name`);
-    seen.add(v.name);
-    validateParams(v.mode, v.params);
-  }
+  for (const v of parseVariants(values.variants)) out.push({ ...v, params: { ...extra[v.mode], ...v.params } });
+  checkVariants(out);
   return out;
 }
 

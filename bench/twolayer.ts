@@ -39,14 +39,15 @@ import type { RetrievalResult } from '../server/retrieval/results.js';
 import { Retriever } from '../server/retrieval/retriever.js';
 import { MODE_NAMES, type Mode } from '../server/retrieval/params.js';
 import { ensureProjection } from '../server/db/projection.js';
-import { embedQuestion, validateParams } from '../server/retrieval/service.js';
+import { embedQuestion } from '../server/retrieval/service.js';
 import { extractorVersion, startScratchNeo4j } from './database.js';
 import { pairedBootstrap, scoreRanking } from './lib/metrics.js';
+import { checkVariants, parseVariants, type Variant } from './lib/variants.js';
 import { DEFAULT_OPTIONS, generateTwoLayer, readSample, type TwoLayerDataset, type TwoLayerQuestion, writeFilteredSample } from './lib/twolayer-generate.js';
 
 const USAGE = `usage: npm run bench:twolayer -- [--dry-run] [--reuse] [--seed 1] [--per-template 20] [--share 0.5]
                                 [--modes vector,hybrid,gated,ppr] [--no-peers] [--no-ingest-cost] [--dataset bench/data/hetionet] [--out dir]
-                                [--variants '[{"name": "ppr, damping 0.5", "mode": "ppr", "params": {"damping": 0.5}}]']
+                                [--variants '[{"name": "ppr, damping 0.5", "mode": "ppr", "params": {"dampingFactor": 0.5}}]']
   NEO4J_URI / NEO4J_PASSWORD: the database (emptied unless --reuse finds the same curated graph)`;
 
 const r4 = (x: number) => Math.round(x * 10000) / 10000;
@@ -276,13 +277,8 @@ async function main() {
   const modeList = values.modes!.split(',').map((m) => m.trim()) as Mode[];
   for (const m of modeList) if (!MODE_NAMES.includes(m)) throw new Error(`--modes: unknown mode ${m}`);
   // Each run: a mode as it is, or a named variant of one (its name is its row in the report).
-  const runs: { name: string; mode: Mode; params: Record<string, unknown> }[] = modeList.map((m) => ({ name: m, mode: m, params: {} }));
-  for (const v of values.variants ? (JSON.parse(values.variants) as typeof runs) : []) {
-    if (!MODE_NAMES.includes(v.mode)) throw new Error(`--variants: unknown mode "${v.mode}"`);
-    if (runs.some((r) => r.name === v.name)) throw new Error(`--variants: the name "${v.name}" is measured already; give the variant another name`);
-    validateParams(v.mode, v.params ?? {});
-    runs.push({ name: v.name, mode: v.mode, params: v.params ?? {} });
-  }
+  const runs: Variant[] = [...modeList.map((m) => ({ name: m, mode: m, params: {} })), ...parseVariants(values.variants)];
+  checkVariants(runs);
   const dataset = path.resolve(values.dataset!);
   const sample = readSample(dataset);
   const ds = generateTwoLayer(sample, { seed: Number(values.seed), perTemplate: Number(values['per-template']), share: Number(values.share) });

@@ -98,9 +98,10 @@ export class DatabaseWatch {
       // A database that answered and is now slow is busy, not gone: down once no probe has answered for
       // STALL_DOWN_MS (a refused connection counts at once). A false "down" would answer 503 for every
       // mode and plan every statement again.
-      if ((e as { slow?: boolean }).slow === true) this.stalledSince ??= started;
-      const slow = (e as { slow?: boolean }).slow === true && this.reachable === true && Date.now() - this.stalledSince! < STALL_DOWN_MS;
-      if (classifyDbError(e) === 'unavailable' && !slow) {
+      const unanswered = (e as { slow?: boolean }).slow === true;
+      if (unanswered) this.stalledSince ??= started;
+      const waiting = unanswered && this.reachable === true && Date.now() - this.stalledSince! < STALL_DOWN_MS;
+      if (classifyDbError(e) === 'unavailable' && !waiting) {
         if (this.reachable !== false) this.opts.onDown?.(String((e as Error)?.message ?? e).split('\n')[0]!);
         this.reachable = false;
       }

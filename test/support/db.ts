@@ -1,5 +1,6 @@
 import { wipeGraph } from '../../bench/lib/wipe.js';
 import type { Driver } from 'neo4j-driver';
+import type { Config } from '../../server/config.js';
 import { createDriver } from '../../server/db/driver.js';
 import { migrate } from '../../server/db/migrate.js';
 import { GraphStore } from '../../server/db/store.js';
@@ -9,17 +10,16 @@ export { rng };
 
 export const TEST_DIM = 384;
 
-/** A driver to the test database chosen by test/global-setup.ts, with migrations applied. */
-export async function testDriver(): Promise<Driver> {
+/** The connection settings of the test database chosen by test/global-setup.ts. */
+export function testNeo4jConfig(): Config['neo4j'] {
   const uri = process.env.NEO4J_URI;
   if (!uri) throw new Error('NEO4J_URI is not set: integration tests must run through jest globalSetup');
-  const driver = createDriver({
-    uri,
-    user: process.env.NEO4J_USER || 'neo4j',
-    password: process.env.NEO4J_PASSWORD || 'graph-recall-test',
-    database: 'neo4j',
-    embedded: false,
-  });
+  return { uri, user: process.env.NEO4J_USER || 'neo4j', password: process.env.NEO4J_PASSWORD || 'graph-recall-test', database: 'neo4j', embedded: false };
+}
+
+/** A driver to the test database chosen by test/global-setup.ts, with migrations applied. */
+export async function testDriver(): Promise<Driver> {
+  const driver = createDriver(testNeo4jConfig());
   await driver.verifyConnectivity();
   await migrate(new GraphStore(driver, 'neo4j'), { dimension: TEST_DIM });
   return driver;

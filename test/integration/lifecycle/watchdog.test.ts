@@ -6,6 +6,7 @@ import { ROOT } from '../../../server/config.js';
 import { classifyDbError, createDriver } from '../../../server/db/driver.js';
 import { DatabaseWatch, STALL_DOWN_MS } from '../../../server/db/watch.js';
 import { fromDbError } from '../../../server/retrieval/db-errors.js';
+import { testNeo4jConfig } from '../../support/db.js';
 
 /**
  * Under a burst of writes the server once answered readers 503 `database_unavailable` while the
@@ -15,13 +16,7 @@ import { fromDbError } from '../../../server/retrieval/db-errors.js';
  * The database must be the one the launcher manages (NEO4J_DATA_DIR holds its pid file, as
  * .ci/run and test/global-setup.ts set it); otherwise the test fails, naming what to set.
  */
-const cfg = {
-  uri: process.env.NEO4J_URI ?? '',
-  user: process.env.NEO4J_USER || 'neo4j',
-  password: process.env.NEO4J_PASSWORD || 'graph-recall-test',
-  database: 'neo4j',
-  embedded: false,
-};
+const cfg = testNeo4jConfig();
 const pidFile = path.resolve(ROOT, process.env.NEO4J_DATA_DIR ?? '.data/neo4j-test', 'neo4j.pid');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let frozen: number | undefined;
