@@ -35,14 +35,14 @@ export function ingestCommand(program: Command): void {
     .command('ingest')
     .description(
       'load a corpus or a curated graph: <path> is a .jsonl file ({id?, title, text, source?, metadata?}; metadata a flat map of strings, numbers and booleans), a folder of .txt/.md files, ' +
-        'or a Hetionet folder (nodes.tsv + *.sif). A second run of the same input changes nothing; an interrupted run resumes. ' +
+        'or a Hetionet folder (nodes.tsv, metaedges.tsv and *.sif or *.sif.gz edge lists). A second run of the same input changes nothing; an interrupted run resumes. ' +
         'Embeds with one worker per core unless EMBED_WORKERS is set',
     )
     .argument('<path>', 'a .jsonl file, a folder of .txt/.md files, or a Hetionet folder')
     .addOption(new Option('--format <format>', 'input format (default: detected from <path>)').choices(['jsonl', 'folder', 'hetionet']))
     .addOption(new Option('--extractor <name>', 'entity extractor (default: EXTRACTOR)').choices(['offline', 'anthropic']))
     .addOption(new Option('--embedder <name>', 'embedder (default: EMBEDDER)').choices(EMBEDDERS))
-    .addOption(new Option('--batch <n>', 'documents per transaction (default 64)').argParser(intAtLeast(1)))
+    .addOption(new Option('--batch <n>', 'documents per transaction (default 64; a curated graph: 1000 rows)').argParser(intAtLeast(1)))
     .addOption(new Option('--chunk-size <n>', 'characters per passage (default 1200)').argParser(intAtLeast(100)))
     .addOption(new Option('--chunk-overlap <n>', 'characters shared by consecutive passages (default 200)').argParser(intAtLeast(0)))
     .addOption(

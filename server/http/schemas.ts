@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { filterSchema, MODE_NAMES, type Mode } from '../retrieval/params.js';
 
-/** Longest question, in characters (the embedder reads its first 256 tokens; full-text search its first 256 words). */
+/** Longest question, in characters (MiniLM reads its first 256 tokens, bge 512; full-text search its first 256 words). */
 export const QUESTION_MAX_CHARS = 20_000;
 /** Longest caller-given embedding (its length must also equal the embedder's dimension). */
 export const EMBEDDING_MAX_DIMENSION = 8192;

@@ -69,7 +69,8 @@ const McpMessage = z
   .passthrough();
 const McpResponse = z.object({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.number(), z.null()]).optional() }).passthrough();
 
-function document(dimension: number): Record<string, unknown> {
+/** The OpenAPI document for an embedder of this dimension. */
+export function openapiDocument(dimension: number): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-Api-Key' });
   registry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer' });
@@ -196,16 +197,19 @@ function document(dimension: number): Record<string, unknown> {
     method: ENDPOINTS.jobs.method,
     path: openapiPath(ENDPOINTS.jobs),
     summary: 'Recent jobs, newest first (finished ones for JOB_RETENTION_MS)',
+    security: READ,
     request: { query: ListQuery },
-    responses: { 200: { description: 'the jobs', content: json(z.object({ jobs: z.array(Job) })) }, ...pick(400, 503) },
+    responses: { 200: { description: 'the jobs', content: json(z.object({ jobs: z.array(Job) })) }, ...pick(400, 401, 503) },
   });
   registry.registerPath({
     method: ENDPOINTS.job.method,
     path: openapiPath(ENDPOINTS.job),
     summary: "A job's status, progress, and its result or error",
+    security: READ,
     request: { params: jobId },
     responses: {
       200: { description: 'the job', content: json(z.object({ job: Job })) },
+      ...pick(401),
       404: error('no such job, or it finished more than JOB_RETENTION_MS ago'),
       ...pick(503),
     },
@@ -275,7 +279,7 @@ export function openapiRouter(embedder: { dimension: number }): Router {
   const router = Router();
   let doc: Record<string, unknown> | undefined;
   router.get(ENDPOINTS.openapi.path, (_req, res) => {
-    doc ??= document(embedder.dimension);
+    doc ??= openapiDocument(embedder.dimension);
     res.json(doc);
   });
   return router;
