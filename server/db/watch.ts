@@ -1,12 +1,15 @@
 /**
  * A watchdog on the database: one tiny query every `intervalMs` (RETURN of gds.graph.exists
- * on the ppr projection's name, under a millisecond in Neo4j). It tells the server, without
+ * on the ppr projection's name, under a millisecond in Neo4j), and SHOW INDEXES after it when
+ * the server watches the schema. It tells the server, without
  * waiting for a user's request:
  *  - that the database answers again after an outage (`onUp`): the server then rebuilds the
  *    ppr projection (lost with the restart) and re-plans its statements at once, so the first
  *    request after a restart finds them ready;
  *  - that the projection vanished while the database kept running (`onProjectionMissing`):
- *    dropped by a DBA, or a restart faster than one interval.
+ *    dropped by a DBA, or a restart faster than one interval;
+ *  - that the indexes changed while it ran (`onSchemaChange`): one created, dropped or brought
+ *    online by a DBA (or by this server). Neo4j then drops every cached plan.
  * Polls never overlap and their timers never keep the process alive. A refused connection is an
  * outage at once; a database that answered and then answers no probe is counted down only after
  * STALL_DOWN_MS without an answer (a long GC pause or a loaded machine is no outage). The server
@@ -26,6 +29,12 @@ export interface DatabaseWatchOptions {
   onDown?: (error: string) => void;
   /** The database answers and the projection does not exist. */
   onProjectionMissing?: () => void;
+  /**
+   * The indexes' names or states differ from the last poll's (SHOW INDEXES, read on each poll while the
+   * database answers): Neo4j has dropped its cached plans. Not called for the first reading, nor after an
+   * outage (onUp is). A user who may not list indexes is never told.
+   */
+  onSchemaChange?: () => void;
   /** The database answered this poll (after onUp when it is back). */
   onAnswer?: () => void;
   /** stop() closes the driver (one made for the watch). */
@@ -42,6 +51,10 @@ export class DatabaseWatch {
   /** When the first of the unanswered probes in a row started (undefined: the last probe answered). */
   private stalledSince: number | undefined;
   private stopped = false;
+  /** The indexes as the last poll read them ("name:state" lines, sorted); undefined before the first reading or after an outage. */
+  private schema: string | undefined;
+  /** SHOW INDEXES was refused (a user without the privilege): the schema is not watched. */
+  private schemaHidden = false;
   /** undefined until the first poll settles. */
   reachable: boolean | undefined;
 
@@ -80,18 +93,41 @@ export class DatabaseWatch {
       const text = down ? 'RETURN null AS exists' : 'RETURN gds.graph.exists($graphName) AS exists';
       // The first query of a JVM that has just started is slow on a loaded machine: wait longer for it.
       const bound = down ? DOWN_PROBE_MS : Math.max(1000, 4 * interval);
-      const probe = session.run(text, { graphName: this.opts.graphName }, { timeout: bound });
-      const res = await Promise.race([
-        probe,
-        new Promise<never>((_, reject) => {
-          timeout = setTimeout(() => reject(Object.assign(new Error('database probe timed out'), { code: 'ServiceUnavailable', slow: true })), bound);
-        }),
-      ]);
+      const bounded = <T>(work: Promise<T>) =>
+        Promise.race([
+          work,
+          new Promise<never>((_, reject) => {
+            clearTimeout(timeout);
+            timeout = setTimeout(() => reject(Object.assign(new Error('database probe timed out'), { code: 'ServiceUnavailable', slow: true })), bound);
+          }),
+        ]);
+      const res = await bounded(session.run(text, { graphName: this.opts.graphName }, { timeout: bound }));
       this.stalledSince = undefined;
       const wasDown = this.reachable === false;
       this.reachable = true;
-      if (wasDown) this.opts.onUp?.();
+      if (wasDown) {
+        this.schema = undefined;
+        this.opts.onUp?.();
+      }
       if (res.records[0]?.get('exists') === false) this.opts.onProjectionMissing?.();
+      if (this.opts.onSchemaChange && !this.schemaHidden) {
+        const indexes = await bounded(session.run('SHOW INDEXES YIELD name, state RETURN name, state', {}, { timeout: bound })).catch((e) => {
+          if (/permission|not allowed|denied|unauthori[sz]ed|Forbidden/i.test(String((e as { code?: string })?.code) + String((e as Error)?.message))) {
+            this.schemaHidden = true;
+            return undefined;
+          }
+          throw e;
+        });
+        if (indexes) {
+          const now = indexes.records
+            .map((r) => `${r.get('name')}:${r.get('state')}`)
+            .sort()
+            .join('\n');
+          const changed = this.schema !== undefined && now !== this.schema;
+          this.schema = now;
+          if (changed) this.opts.onSchemaChange();
+        }
+      }
       // (null: not checked on this poll; the next one checks.)
       this.opts.onAnswer?.();
     } catch (e) {

@@ -89,3 +89,51 @@ test(`a database that stops answering is down after ${STALL_DOWN_MS / 1000} s wi
     watch.stop();
   }
 }, 120_000);
+
+test('an index created, brought online or dropped while the database runs is a schema change; polls that find none are not', async () => {
+  let changes = 0;
+  const watch = new DatabaseWatch(createDriver(cfg, 1), {
+    ownsDriver: true,
+    database: 'neo4j',
+    graphName: 'watchdog-test',
+    intervalMs: 200,
+    onSchemaChange: () => changes++,
+  }).start();
+  // A DBA's session, beside the watch's.
+  const dba = createDriver(cfg, 2);
+  const run = async (text: string) => {
+    const session = dba.session({ database: 'neo4j' });
+    try {
+      await session.run(text);
+    } finally {
+      await session.close();
+    }
+  };
+  const until = async (done: () => boolean, ms: number) => {
+    for (let waited = 0; !done() && waited < ms; waited += 100) await sleep(100);
+  };
+  try {
+    await until(() => watch.reachable === true, 10_000);
+    expect(watch.reachable).toBe(true);
+    await sleep(1_500);
+    expect(changes).toBe(0);
+
+    await run('CREATE INDEX watchdog_test_index IF NOT EXISTS FOR (n:WatchdogTest) ON (n.x)');
+    await run('CALL db.awaitIndexes(60)');
+    await until(() => changes > 0, 10_000);
+    expect(changes).toBeGreaterThan(0);
+    // Online and unchanged: no more calls.
+    await sleep(1_000);
+    const created = changes;
+    await sleep(1_500);
+    expect(changes).toBe(created);
+
+    await run('DROP INDEX watchdog_test_index');
+    await until(() => changes > created, 10_000);
+    expect(changes).toBe(created + 1);
+  } finally {
+    await run('DROP INDEX watchdog_test_index IF EXISTS');
+    watch.stop();
+    await dba.close();
+  }
+}, 60_000);
