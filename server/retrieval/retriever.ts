@@ -195,11 +195,14 @@ export class Retriever {
     return entries.length;
   }
 
-  /** Keeps a statement's parameter values under its file and their types (the newest KEPT_PARAMETER_SETS). */
+  /**
+   * Keeps a statement's parameter types under its file (the newest KEPT_PARAMETER_SETS), as values of those types and
+   * sizes that hold none of the caller's data (withoutCallerData): a plan is cached per types, not values.
+   */
   private remember(file: string, params: Record<string, unknown>): void {
     const key = `${file} ${parameterTypes(params)}`;
     this.ran.delete(key);
-    this.ran.set(key, { file, params });
+    this.ran.set(key, { file, params: withoutCallerData(params) });
     if (this.ran.size > KEPT_PARAMETER_SETS) this.ran.delete(this.ran.keys().next().value!);
   }
 
@@ -288,6 +291,23 @@ export function toDriverParams(values: Record<string, unknown>): Record<string, 
 }
 
 /** The types Neo4j keys a cached plan by, e.g. `entityK:int filter:null questionEmbedding:list<float>`. */
+/**
+ * The parameters with every value replaced by one of the same Cypher type and size (strings and lists keep their
+ * lengths, which Neo4j may bucket into the cache key; maps their shape): what refreshPlans needs to find a request's
+ * cached plan, without the question, its vector, a filter's values or any other value a caller sent.
+ */
+export function withoutCallerData(params: Record<string, unknown>): Record<string, unknown> {
+  const blank = (v: unknown): unknown => {
+    if (v === null || v === undefined || typeof v === 'boolean' || neo4j.isInt(v)) return v;
+    if (typeof v === 'number') return 0.5;
+    if (typeof v === 'string') return 'x'.repeat(v.length);
+    if (Array.isArray(v)) return v.map(blank);
+    if (typeof v === 'object') return Object.fromEntries(Object.values(v as object).map((x, i) => [`k${i}`, blank(x)]));
+    return v;
+  };
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, blank(v)]));
+}
+
 export function parameterTypes(params: Record<string, unknown>): string {
   const type = (v: unknown): string => {
     if (v === null || v === undefined) return 'null';
