@@ -10,8 +10,8 @@ const WATCH_INTERVAL_MS = 500;
  * The watchdog of a running server: when the database answers again after an outage, every
  * statement is planned again, the default mode first, and the ppr projection rebuilt as soon as
  * the default mode's plan is done (not on the first ppr request); a projection that vanished
- * while the database ran is rebuilt too, and after a change of the indexes the statements are
- * planned again one request at a time. While the database answers, the cached plans are
+ * while the database ran is rebuilt too, and after an index comes online or is dropped the
+ * statements are planned again one request at a time. While the database answers, the cached plans are
  * brought up to date now and then (Replanner.refreshWhenDue).
  */
 export function watchDatabase(svc: Services, replanner: Replanner): DatabaseWatch {
@@ -35,13 +35,11 @@ export function watchDatabase(svc: Services, replanner: Replanner): DatabaseWatc
       heal();
     },
     onProjectionMissing: heal,
-    // An index created, dropped or brought online outside this server's own schema changes (a DBA's): Neo4j has dropped
-    // its cached plans, so the first request of each statement plans it again alone and the others wait for it
-    // (Retriever.firstPlan), as after the server's own changes (GraphStore.schemaChange).
+    // An index came online or was dropped (a DBA's, or the end of the population of one this server created): Neo4j has
+    // dropped its cached plans, so the first request of each statement plans it again alone and the others wait for it
+    // (Retriever.firstPlan), as while the server changes the schema itself (GraphStore.schemaChange).
     onSchemaChange: () => {
-      svc.logger.info(
-        'the indexes changed (created, dropped or brought online): Neo4j dropped its plans; each statement is planned again by its next request, alone',
-      );
+      svc.logger.info('an index came online or was dropped: Neo4j dropped its plans; each statement is planned again by its next request, alone');
       svc.retriever.forgetPlans();
     },
     onAnswer: () => replanner.refreshWhenDue(),

@@ -8,8 +8,9 @@
  *    request after a restart finds them ready;
  *  - that the projection vanished while the database kept running (`onProjectionMissing`):
  *    dropped by a DBA, or a restart faster than one interval;
- *  - that the indexes changed while it ran (`onSchemaChange`): one created, dropped or brought
- *    online by a DBA (or by this server). Neo4j then drops every cached plan.
+ *  - that an index came online or was dropped while it ran (`onSchemaChange`), by a DBA or by
+ *    this server: Neo4j then drops every cached plan (creating an index does not; the end of its
+ *    population does).
  * Polls never overlap and their timers never keep the process alive. A refused connection is an
  * outage at once; a database that answered and then answers no probe is counted down only after
  * STALL_DOWN_MS without an answer (a long GC pause or a loaded machine is no outage). The server
@@ -30,9 +31,9 @@ export interface DatabaseWatchOptions {
   /** The database answers and the projection does not exist. */
   onProjectionMissing?: () => void;
   /**
-   * The indexes' names or states differ from the last poll's (SHOW INDEXES, read on each poll while the
-   * database answers): Neo4j has dropped its cached plans. Not called for the first reading, nor after an
-   * outage (onUp is). A user who may not list indexes is never told.
+   * The online indexes differ from the last poll's (SHOW INDEXES, read on each poll while the database
+   * answers): one came online or was dropped, and Neo4j has dropped its cached plans. Not called for the
+   * first reading, nor after an outage (onUp is). A user who may not list indexes is never told.
    */
   onSchemaChange?: () => void;
   /** The database answered this poll (after onUp when it is back). */
@@ -51,7 +52,7 @@ export class DatabaseWatch {
   /** When the first of the unanswered probes in a row started (undefined: the last probe answered). */
   private stalledSince: number | undefined;
   private stopped = false;
-  /** The indexes as the last poll read them ("name:state" lines, sorted); undefined before the first reading or after an outage. */
+  /** The online indexes' names as the last poll read them, sorted; undefined before the first reading or after an outage. */
   private schema: string | undefined;
   /** SHOW INDEXES was refused (a user without the privilege): the schema is not watched. */
   private schemaHidden = false;
@@ -111,7 +112,7 @@ export class DatabaseWatch {
       }
       if (res.records[0]?.get('exists') === false) this.opts.onProjectionMissing?.();
       if (this.opts.onSchemaChange && !this.schemaHidden) {
-        const indexes = await bounded(session.run('SHOW INDEXES YIELD name, state RETURN name, state', {}, { timeout: bound })).catch((e) => {
+        const indexes = await bounded(session.run("SHOW INDEXES YIELD name, state WHERE state = 'ONLINE' RETURN name", {}, { timeout: bound })).catch((e) => {
           if (/permission|not allowed|denied|unauthori[sz]ed|Forbidden/i.test(String((e as { code?: string })?.code) + String((e as Error)?.message))) {
             this.schemaHidden = true;
             return undefined;
@@ -120,7 +121,7 @@ export class DatabaseWatch {
         });
         if (indexes) {
           const now = indexes.records
-            .map((r) => `${r.get('name')}:${r.get('state')}`)
+            .map((r) => String(r.get('name')))
             .sort()
             .join('\n');
           const changed = this.schema !== undefined && now !== this.schema;
