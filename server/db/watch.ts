@@ -113,7 +113,8 @@ export class DatabaseWatch {
       if (res.records[0]?.get('exists') === false) this.opts.onProjectionMissing?.();
       if (this.opts.onSchemaChange && !this.schemaHidden) {
         const indexes = await bounded(session.run("SHOW INDEXES YIELD name, state WHERE state = 'ONLINE' RETURN name", {}, { timeout: bound })).catch((e) => {
-          if (/permission|not allowed|denied|unauthori[sz]ed|Forbidden/i.test(String((e as { code?: string })?.code) + String((e as Error)?.message))) {
+          // Neo.ClientError.Security.Forbidden (or .Unauthorized): a role without SHOW INDEX.
+          if (String((e as { code?: string })?.code).startsWith('Neo.ClientError.Security.')) {
             this.schemaHidden = true;
             return undefined;
           }

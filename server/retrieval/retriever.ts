@@ -201,8 +201,10 @@ export class Retriever {
    */
   private remember(file: string, params: Record<string, unknown>): void {
     const key = `${file} ${parameterTypes(params)}`;
+    // Placeholders of one parameter-type set serve its plan alike: made once, moved to the newest end on each request.
+    const kept = this.ran.get(key)?.params ?? withoutCallerData(params);
     this.ran.delete(key);
-    this.ran.set(key, { file, params: withoutCallerData(params) });
+    this.ran.set(key, { file, params: kept });
     if (this.ran.size > KEPT_PARAMETER_SETS) this.ran.delete(this.ran.keys().next().value!);
   }
 
@@ -290,7 +292,6 @@ export function toDriverParams(values: Record<string, unknown>): Record<string, 
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, INTEGER_PARAMS.has(k) ? neo4j.int(v as number) : v]));
 }
 
-/** The types Neo4j keys a cached plan by, e.g. `entityK:int filter:null questionEmbedding:list<float>`. */
 /**
  * The parameters with every value replaced by one of the same Cypher type and size (strings and lists keep their
  * lengths, which Neo4j may bucket into the cache key; maps their shape): what refreshPlans needs to find a request's
@@ -308,6 +309,7 @@ export function withoutCallerData(params: Record<string, unknown>): Record<strin
   return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, blank(v)]));
 }
 
+/** The types Neo4j keys a cached plan by, e.g. `entityK:int filter:null questionEmbedding:list<float>`. */
 export function parameterTypes(params: Record<string, unknown>): string {
   const type = (v: unknown): string => {
     if (v === null || v === undefined) return 'null';

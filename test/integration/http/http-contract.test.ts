@@ -7,7 +7,6 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Driver } from 'neo4j-driver';
 import pino from 'pino';
@@ -19,6 +18,7 @@ import type { Embedder } from '../../../server/embedders/types.js';
 import { createOfflineExtractor } from '../../../server/extractors/offline/index.js';
 import { createServices } from '../../../server/compose.js';
 import { resetGraph, testDriver } from '../../support/db.js';
+import { logSink } from '../../support/logs.js';
 
 const KEY = 'contract-test-key';
 const MODES = ['gated', 'ppr', 'vector', 'hybrid'] as const;
@@ -28,11 +28,7 @@ const DOCS = [
   { id: 'c-3', title: 'London', text: 'London is the capital of England, on the River Thames.' },
 ];
 
-interface LogLine {
-  level: number;
-  msg: string;
-}
-const logs: LogLine[] = [];
+const { sink, lines: logs } = logSink();
 let server: http.Server;
 let driver: Driver;
 let embedder: Embedder;
@@ -43,12 +39,6 @@ beforeAll(async () => {
   driver = await testDriver();
   await resetGraph(driver);
   embedder = await createLocalEmbedder();
-  const sink = new Writable({
-    write(chunk, _enc, cb) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line));
-      cb();
-    },
-  });
   const base = loadConfig({});
   const config: Config = {
     ...base,

@@ -1,6 +1,5 @@
 // Subject: graph-recall serve: embedded start, demo load, the first answers.
 import fs from 'node:fs';
-import { Writable } from 'node:stream';
 import type { Driver } from 'neo4j-driver';
 import { DEFAULT_DEMO_CORPUS, loadConfig, type Config } from '../../../server/config.js';
 import { createLocalEmbedder } from '../../../server/embedders/local.js';
@@ -8,6 +7,7 @@ import type { Health } from '../../../server/health.js';
 import { createLogger } from '../../../server/logger.js';
 import { startServer, type RunningServer } from '../../../server/startup.js';
 import { resetGraph, testDriver } from '../../support/db.js';
+import { logSink } from '../../support/logs.js';
 
 /**
  * Issue 12, item 6: `serve` opens its port at once. Against an empty database with the demo
@@ -19,14 +19,8 @@ import { resetGraph, testDriver } from '../../support/db.js';
  */
 let driver: Driver;
 let srv: RunningServer | undefined;
-/** The server's log messages (info and above). */
-const logged: string[] = [];
-const sink = new Writable({
-  write(chunk, _enc, cb) {
-    for (const line of String(chunk).split('\n')) if (line.trim()) logged.push(String((JSON.parse(line) as { msg?: string }).msg));
-    cb();
-  },
-});
+/** The server's log (info and above). */
+const { sink, lines: logged } = logSink();
 const DEMO_QUESTION = 'Who is the current opposition leader in the country where Buyende is located?';
 const demoDocuments = fs
   .readFileSync(DEFAULT_DEMO_CORPUS, 'utf8')
@@ -142,21 +136,15 @@ test("a DBA's index change while the server runs: it notices, and concurrent req
   expect(srv).toBeDefined();
   await srv!.ready;
   const NOTICED = /^an index came online or was dropped/;
-  expect(logged.filter((m) => NOTICED.test(m))).toEqual([]);
-  const dba = async (text: string) => {
-    const session = driver.session({ database: 'neo4j' });
-    try {
-      await session.run(text);
-    } finally {
-      await session.close();
-    }
-  };
+  expect(logged.filter((l) => NOTICED.test(l.msg))).toEqual([]);
+  // A DBA's statement, from a session of its own.
+  const dba = (text: string) => driver.executeQuery(text, {}, { database: 'neo4j' });
   try {
     // On an empty label it is online at once, and Neo4j drops every cached plan; the watchdog reads the online indexes on
     // each of its polls (0.5 s).
     await dba('CREATE INDEX startup_test_dba_index IF NOT EXISTS FOR (n:DbaMade) ON (n.x)');
-    for (let i = 0; i < 100 && !logged.some((m) => NOTICED.test(m)); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(logged.filter((m) => NOTICED.test(m)).length).toBeGreaterThan(0);
+    for (let i = 0; i < 100 && !logged.some((l) => NOTICED.test(l.msg)); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(logged.filter((l) => NOTICED.test(l.msg)).length).toBeGreaterThan(0);
     // Four at once (RETRIEVE_CONCURRENCY): the first plans gated again, the others wait for its plan.
     const answers = await Promise.all([1, 2, 3, 4].map(() => retrieve(srv!.url, 'gated')));
     for (const a of answers) {

@@ -101,14 +101,7 @@ test('an index coming online or dropped is a schema change (Neo4j drops its plan
   }).start();
   // A DBA's session, beside the watch's.
   const dba = createDriver(cfg, 2);
-  const run = async (text: string) => {
-    const session = dba.session({ database: 'neo4j' });
-    try {
-      await session.run(text);
-    } finally {
-      await session.close();
-    }
-  };
+  const run = (text: string) => dba.executeQuery(text, {}, { database: 'neo4j' });
   const until = async (done: () => boolean, ms: number) => {
     for (let waited = 0; !done() && waited < ms; waited += 100) await sleep(100);
   };
