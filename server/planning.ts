@@ -219,7 +219,10 @@ export class Replanner {
       this.svc.logger.info({ statements, ms: Math.round(performance.now() - t0) }, 'cached plans refreshed');
       return statements;
     } catch (e) {
-      this.svc.logger.debug({ err: String((e as Error)?.message ?? e).slice(0, 200) }, 'plan refresh failed');
+      const file = (e as { file?: string })?.file;
+      const err = String((e as Error)?.message ?? e).slice(0, 200);
+      if (file) this.svc.logger.warn({ file, err }, 'plan refresh cut off: Neo4j may have lost this plan; the next request of the statement plans it alone');
+      else this.svc.logger.debug({ err }, 'plan refresh failed');
       return 0;
     }
   }

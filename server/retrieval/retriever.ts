@@ -187,11 +187,22 @@ export class Retriever {
    * dbms.cypher.statistics_divergence_threshold, and the plan older than
    * dbms.cypher.min_replan_interval), and otherwise only looks the plan up. An EXPLAIN runs
    * nothing. Requests meanwhile keep the plan they have (REUSE_PLAN) until the new one replaces
-   * it. Resolves to the number of statements looked at; a failure is thrown (the caller logs it).
+   * it. But an EXPLAIN cut off while it re-plans (the plan timeout on a loaded machine, a DBA's
+   * TERMINATE TRANSACTION, an outage) leaves Neo4j with no plan of that statement at all, and every
+   * request of it would plan it at once: the file counts as unplanned again, so its next request
+   * plans it alone (firstPlan), and the refresh leaves it to that request. Resolves to the number of
+   * statements looked at; a failure is thrown (the caller logs it).
    */
   async refreshPlans(): Promise<number> {
-    const entries = [...this.ran.values()];
-    for (const { file, params } of entries) await this.inReadTransaction('EXPLAIN ' + this.statements.get(file)!, params, PLAN_TIMEOUT_MS);
+    const entries = [...this.ran.values()].filter(({ file }) => this.planned.has(file));
+    for (const { file, params } of entries) {
+      try {
+        await this.inReadTransaction('EXPLAIN ' + this.statements.get(file)!, params, PLAN_TIMEOUT_MS);
+      } catch (e) {
+        this.planned.delete(file);
+        throw Object.assign(e as Error, { file });
+      }
+    }
     return entries.length;
   }
 

@@ -75,10 +75,12 @@ const retrieve = (mode: string, q: string) =>
     body: JSON.stringify({ question: q, mode, ...(mode === 'ppr' ? { params: { engine: 'gds' } } : {}) }),
   });
 
-/** Counts by status, e.g. {"201": 8} or {"200": 40, "503": 12}. */
+/** Counts by status, e.g. {"201": 8} or {"200": 40, "503 database_unavailable (the database is unreachable; retry shortly)": 12}. */
 const tally = (answers: Answer[]) =>
   answers.reduce<Record<string, number>>((t, a) => {
-    const k = a.code ? `${a.status} ${a.code}` : String(a.status);
+    // A 503's code covers several conditions (an outage, a statement being planned, ...): its message names which.
+    const why = a.status >= 500 && a.message ? ` (${a.message.replace(/\d+/g, 'N').slice(0, 48)})` : '';
+    const k = a.code ? `${a.status} ${a.code}${why}` : String(a.status);
     t[k] = (t[k] ?? 0) + 1;
     return t;
   }, {});
