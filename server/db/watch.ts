@@ -12,7 +12,7 @@
  *    this server: Neo4j then drops every cached plan (creating an index does not; the end of its
  *    population does).
  * Polls never overlap and their timers never keep the process alive. A refused connection is an
- * outage at once; a database that answered and then answers no probe is counted down only after
+ * outage at once; a database that answers no probe (from the first poll on) is counted down only after
  * STALL_DOWN_MS without an answer (a long GC pause or a loaded machine is no outage). The server
  * gives the watch a driver of its own, of one connection (server/watchdog.ts): a pool full of
  * requests is the server busy, not the database gone.
@@ -138,7 +138,9 @@ export class DatabaseWatch {
       // mode and plan every statement again.
       const unanswered = (e as { slow?: boolean }).slow === true;
       if (unanswered) this.stalledSince ??= started;
-      const waiting = unanswered && this.reachable === true && Date.now() - this.stalledSince! < STALL_DOWN_MS;
+      // From the first poll on: the server starts its watch on a database that has just answered (its warm-up), and a
+      // first probe on a new connection to a busy, cold JVM can outlast the bound.
+      const waiting = unanswered && this.reachable !== false && Date.now() - this.stalledSince! < STALL_DOWN_MS;
       if (classifyDbError(e) === 'unavailable' && !waiting) {
         if (this.reachable !== false) this.opts.onDown?.(String((e as Error)?.message ?? e).split('\n')[0]!);
         this.reachable = false;

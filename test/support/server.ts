@@ -9,6 +9,7 @@ import type { Generator } from '../../server/answer/index.js';
 import { createOfflineExtractor } from '../../server/extractors/offline/index.js';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import type { Writable } from 'node:stream';
 import { createApp } from '../../server/app.js';
 import { createServices, type ServiceOverrides } from '../../server/compose.js';
 import { startServer as startCliServer } from '../../server/startup.js';
@@ -28,6 +29,8 @@ export interface ServerOptions {
   timeoutMs?: number;
   config?: Partial<Config>;
   generator?: () => Promise<Generator>;
+  /** The server's log at this level into this sink (test/support/logs.ts), instead of TEST_LOG_LEVEL's on stdout. */
+  log?: { level: string; sink: Writable };
 }
 
 /** The test's configuration: only what the test sets (never the developer's .env or environment), on the test database. */
@@ -53,7 +56,7 @@ function testOverrides(opts: ServerOptions, embedder: Embedder): ServiceOverride
   return {
     embedder,
     // TEST_LOG_LEVEL=error (or warn) shows the server's own log while a test runs.
-    logger: createLogger(process.env.TEST_LOG_LEVEL || 'silent'),
+    logger: opts.log ? createLogger(opts.log.level, opts.log.sink) : createLogger(process.env.TEST_LOG_LEVEL || 'silent'),
     extractor: async () => extractor,
     generator: opts.generator ?? (async () => createExtractiveGenerator()),
   };

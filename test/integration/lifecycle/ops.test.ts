@@ -5,6 +5,7 @@ import type { Config } from '../../../server/config.js';
 import { createHashEmbedder } from '../../../server/embedders/hash.js';
 import { resetGraph, testDriver } from '../../support/db.js';
 import { waitForJob } from '../../support/jobs.js';
+import { logSink } from '../../support/logs.js';
 import { postJson, startServer, type RunningServer } from '../../support/server.js';
 
 /**
@@ -17,6 +18,18 @@ const KEY = 'ops-test-key';
 const H = { 'content-type': 'application/json', 'x-api-key': KEY };
 let driver: Driver;
 let srv: RunningServer;
+/** The server's warnings and errors: what it said about the database while the test ran. */
+const { sink, lines: logged } = logSink();
+/** The server's own warnings (one line per kind, with its count), not the log line of each failed request. */
+const serverWarnings = () =>
+  Object.entries(
+    logged
+      .filter((l) => l.msg !== 'request failed')
+      .reduce<Record<string, number>>((t, l) => {
+        t[l.msg] = (t[l.msg] ?? 0) + 1;
+        return t;
+      }, {}),
+  ).map(([msg, n]) => `${n} x ${msg}`);
 
 beforeAll(async () => {
   driver = await testDriver();
@@ -24,7 +37,7 @@ beforeAll(async () => {
   // Admission control of retrievals (server/http/admission.ts) opened wide: every reader reaches the database at once.
   const wide = { concurrency: 64, queue: 64 };
   const config = { apiKey: KEY, admission: { retrieve: wide } } as unknown as Partial<Config>;
-  srv = await startServer({ embedder: createHashEmbedder(384), config });
+  srv = await startServer({ embedder: createHashEmbedder(384), config, log: { level: 'warn', sink } });
 });
 afterAll(async () => {
   await srv?.services.retriever.projection.idle();
@@ -180,7 +193,7 @@ test('24 writers at once, two documents each, sharing entity names, and 16 reade
       }),
     )
   ).flat();
-  console.log(`24 writers x 2 documents: ${JSON.stringify(tally(writes))}`);
+  console.log(`24 writers x 2 documents: ${JSON.stringify(tally(writes))}; the server warned: ${JSON.stringify(serverWarnings())}`);
   for (const w of writes.filter((x) => x.status !== 201 && x.status !== 202)) console.log(`writer answer ${w.status} ${w.code}: ${w.message}`);
   expect(writes.map((w) => w.status).filter((s) => s !== 201 && s !== 202)).toEqual([]);
   expect(writes.filter((w) => w.status === 202).length).toBeGreaterThan(0);
@@ -190,7 +203,7 @@ test('24 writers at once, two documents each, sharing entity names, and 16 reade
   expect(jobs.map((j) => j.status).filter((s) => s !== 'done')).toEqual([]);
   writing = false;
   const reads = (await Promise.all(readers)).flat();
-  console.log(`16 readers: ${JSON.stringify(tally(reads))} (${reads.length} answers)`);
+  console.log(`16 readers: ${JSON.stringify(tally(reads))} (${reads.length} answers); the server warned: ${JSON.stringify(serverWarnings())}`);
   expectRetryable(reads);
 
   const s = driver.session();

@@ -32,6 +32,17 @@ function thaw(): void {
 }
 afterAll(thaw);
 
+/** A watch of the test database on a connection of its own, polling every 0.5 s, that pushes 'down' and 'up' into `events`. */
+const watchEvents = (events: string[]) =>
+  new DatabaseWatch(createDriver(cfg, 1), {
+    ownsDriver: true,
+    database: 'neo4j',
+    graphName: 'watchdog-test',
+    intervalMs: 500,
+    onDown: () => events.push('down'),
+    onUp: () => events.push('up'),
+  }).start();
+
 test("a pool whose every connection stays in use is the server's load (503 overloaded), not the database unreachable", async () => {
   const driver: Driver = createDriver(cfg, 1);
   const holder = driver.session();
@@ -56,14 +67,7 @@ test("a pool whose every connection stays in use is the server's load (503 overl
 
 test(`a database that stops answering is down after ${STALL_DOWN_MS / 1000} s without an answer, not before; then up again`, async () => {
   const events: string[] = [];
-  const watch = new DatabaseWatch(createDriver(cfg, 1), {
-    ownsDriver: true,
-    database: 'neo4j',
-    graphName: 'watchdog-test',
-    intervalMs: 500,
-    onDown: () => events.push('down'),
-    onUp: () => events.push('up'),
-  }).start();
+  const watch = watchEvents(events);
   try {
     for (let i = 0; i < 100 && watch.reachable !== true; i++) await sleep(100);
     expect(watch.reachable).toBe(true);
@@ -89,6 +93,24 @@ test(`a database that stops answering is down after ${STALL_DOWN_MS / 1000} s wi
     watch.stop();
   }
 }, 120_000);
+
+test('a watch whose first probe goes unanswered (a new connection to a busy, cold database) waits as well: no outage', async () => {
+  const events: string[] = [];
+  // Frozen before the watch starts, for less than the driver's connection timeout (5 s): its first probes go unanswered.
+  freeze();
+  const watch = watchEvents(events);
+  try {
+    await sleep(3_000);
+    expect(watch.reachable).not.toBe(false);
+    thaw();
+    for (let i = 0; i < 100 && watch.reachable !== true; i++) await sleep(100);
+    expect(watch.reachable).toBe(true);
+    expect(events).toEqual([]);
+  } finally {
+    thaw();
+    watch.stop();
+  }
+}, 60_000);
 
 test('an index coming online or dropped is a schema change (Neo4j drops its plans then); polls that find none are not', async () => {
   let changes = 0;
