@@ -11,8 +11,9 @@
  *  - that an index came online or was dropped while it ran (`onSchemaChange`), by a DBA or by
  *    this server: Neo4j then drops every cached plan (creating an index does not; the end of its
  *    population does).
- * Polls never overlap and their timers never keep the process alive. A refused connection is an
- * outage at once; a database that answers no probe (from the first poll on) is counted down only after
+ * Polls never overlap and their timers never keep the process alive. A refused connection (or the
+ * database saying it is unavailable) is an outage at once; a database that answers no probe (a probe
+ * past its bound, a connection timed out or reset; from the first poll on) is counted down only after
  * STALL_DOWN_MS without an answer (a long GC pause or a loaded machine is no outage). The server
  * gives the watch a driver of its own, of one connection (server/watchdog.ts): a pool full of
  * requests is the server busy, not the database gone.
@@ -133,15 +134,17 @@ export class DatabaseWatch {
       // (null: not checked on this poll; the next one checks.)
       this.opts.onAnswer?.();
     } catch (e) {
-      // A database that answered and is now slow is busy, not gone: down once no probe has answered for
-      // STALL_DOWN_MS (a refused connection counts at once). A false "down" would answer 503 for every
-      // mode and plan every statement again.
-      const unanswered = (e as { slow?: boolean }).slow === true;
+      // A database that does not answer is busy, not gone, until no probe has answered for STALL_DOWN_MS: a probe past
+      // its bound, a connection that timed out, reset or closed; from the first poll on, since the server starts its
+      // watch on a database that has just answered its warm-up, and a first probe on a new connection to a busy, cold
+      // JVM can outlast the bound. A refusal (nothing listens) and the database's own word (a Neo.* code: stopping,
+      // unavailable) are an outage at once. A false "down" would answer 503 for every mode and plan every statement again.
+      const unavailable = classifyDbError(e) === 'unavailable';
+      const refused = /ECONNREFUSED/.test(String((e as Error)?.message ?? '')) || String((e as { code?: string })?.code ?? '').startsWith('Neo.');
+      const unanswered = (e as { slow?: boolean }).slow === true || (unavailable && !refused);
       if (unanswered) this.stalledSince ??= started;
-      // From the first poll on: the server starts its watch on a database that has just answered (its warm-up), and a
-      // first probe on a new connection to a busy, cold JVM can outlast the bound.
       const waiting = unanswered && this.reachable !== false && Date.now() - this.stalledSince! < STALL_DOWN_MS;
-      if (classifyDbError(e) === 'unavailable' && !waiting) {
+      if (unavailable && !waiting) {
         if (this.reachable !== false) this.opts.onDown?.(String((e as Error)?.message ?? e).split('\n')[0]!);
         this.reachable = false;
       }

@@ -26,7 +26,9 @@ const serverWarnings = () =>
     logged
       .filter((l) => l.msg !== 'request failed')
       .reduce<Record<string, number>>((t, l) => {
-        t[l.msg] = (t[l.msg] ?? 0) + 1;
+        const err = (l as { err?: string }).err;
+        const key = err ? `${l.msg} (${String(err).slice(0, 160)})` : l.msg;
+        t[key] = (t[key] ?? 0) + 1;
         return t;
       }, {}),
   ).map(([msg, n]) => `${n} x ${msg}`);

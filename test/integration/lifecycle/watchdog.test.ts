@@ -1,5 +1,6 @@
 // Subject: server/db/watch.ts and the driver's pool: a busy server or a stalled database is not an outage until it lasts.
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import type { Driver } from 'neo4j-driver';
 import { ROOT } from '../../../server/config.js';
@@ -96,11 +97,12 @@ test(`a database that stops answering is down after ${STALL_DOWN_MS / 1000} s wi
 
 test('a watch whose first probe goes unanswered (a new connection to a busy, cold database) waits as well: no outage', async () => {
   const events: string[] = [];
-  // Frozen before the watch starts, for less than the driver's connection timeout (5 s): its first probes go unanswered.
+  // Frozen before the watch starts, past the driver's connection timeout (5 s: "Failed to establish connection"), for
+  // less than STALL_DOWN_MS: its first probes go unanswered, then its connection attempt times out.
   freeze();
   const watch = watchEvents(events);
   try {
-    await sleep(3_000);
+    await sleep(STALL_DOWN_MS - 3_000);
     expect(watch.reachable).not.toBe(false);
     thaw();
     for (let i = 0; i < 100 && watch.reachable !== true; i++) await sleep(100);
@@ -109,6 +111,30 @@ test('a watch whose first probe goes unanswered (a new connection to a busy, col
   } finally {
     thaw();
     watch.stop();
+  }
+}, 60_000);
+
+test('connections that are reset (not refused) are unanswered probes: down after the same 10 s, not at once', async () => {
+  // A listener that accepts and closes every connection: no Bolt answer, but no refusal either.
+  const server = net.createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  const events: string[] = [];
+  const watch = new DatabaseWatch(createDriver({ ...cfg, uri: `bolt://127.0.0.1:${port}` }, 1), {
+    ownsDriver: true,
+    database: 'neo4j',
+    graphName: 'watchdog-test',
+    intervalMs: 500,
+    onDown: () => events.push('down'),
+  }).start();
+  try {
+    await sleep(STALL_DOWN_MS / 2);
+    expect(events).toEqual([]);
+    await sleep(STALL_DOWN_MS / 2 + 3_000);
+    expect(events).toEqual(['down']);
+  } finally {
+    watch.stop();
+    server.close();
   }
 }, 60_000);
 
