@@ -19,8 +19,9 @@ export function watchDatabase(svc: Services, replanner: Replanner): DatabaseWatc
   const heal = () => {
     if (projection.wanted && !projection.building && !replanner.holdProjection) projection.heal();
   };
-  // A connection of its own: the requests' pool, full under load, would make a busy server look like a database gone.
-  return new DatabaseWatch(createDriver(svc.config.neo4j, 1), {
+  // Connections of its own, the probe's and the checks' (DatabaseWatch): the requests' pool, full under load, would make
+  // a busy server look like a database gone.
+  return new DatabaseWatch(createDriver(svc.config.neo4j, 2), {
     ownsDriver: true,
     database: svc.store.database,
     graphName: svc.config.pprGraphName,

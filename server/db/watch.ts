@@ -1,7 +1,7 @@
 /**
- * A watchdog on the database: one tiny query every `intervalMs` (RETURN of gds.graph.exists
- * on the ppr projection's name, under a millisecond in Neo4j), and SHOW INDEXES after it when
- * the server watches the schema. It tells the server, without
+ * A watchdog on the database: one tiny query every `intervalMs` (`RETURN null`), and beside it,
+ * never holding it up, a check of the ppr projection (`gds.graph.exists`) and, when the server
+ * watches the schema, of the online indexes (SHOW INDEXES). It tells the server, without
  * waiting for a user's request:
  *  - that the database answers again after an outage (`onUp`): the server then rebuilds the
  *    ppr projection (lost with the restart) and re-plans its statements at once, so the first
@@ -15,8 +15,8 @@
  * database saying it is unavailable) is an outage at once; a database that answers no probe (a probe
  * past its bound, a connection timed out or reset; from the first poll on) is counted down only after
  * STALL_DOWN_MS without an answer (a long GC pause or a loaded machine is no outage). The server
- * gives the watch a driver of its own, of one connection (server/watchdog.ts): a pool full of
- * requests is the server busy, not the database gone.
+ * gives the watch a driver of its own, of two connections, the probe's and the checks'
+ * (server/watchdog.ts): a pool full of requests is the server busy, not the database gone.
  */
 import type { Driver } from 'neo4j-driver';
 import { classifyDbError } from './driver.js';
@@ -82,6 +82,9 @@ export class DatabaseWatch {
     this.timer.unref();
   }
 
+  /** The projection and index checks in flight (at most one round at a time). */
+  private checking: Promise<void> | undefined;
+
   /** One probe, bounded by the interval (a database that is starting may accept Bolt and not answer). */
   private async poll(): Promise<void> {
     const interval = this.opts.intervalMs ?? 500;
@@ -89,21 +92,17 @@ export class DatabaseWatch {
     const started = Date.now();
     let timeout: NodeJS.Timeout | undefined;
     try {
-      // While the database is down, the cheapest statement: the first GDS call on a JVM that has just
-      // started loads GDS and can outlast the probe's bound, which would keep the server waiting.
+      // Whether the database answers: the cheapest statement. (The GDS and schema reads are no part of it: a GDS call can
+      // wait behind a projection being built, and the first one on a JVM that has just started loads GDS.)
       const down = this.reachable === false;
-      const text = down ? 'RETURN null AS exists' : 'RETURN gds.graph.exists($graphName) AS exists';
       // The first query of a JVM that has just started is slow on a loaded machine: wait longer for it.
       const bound = down ? DOWN_PROBE_MS : Math.max(1000, 4 * interval);
-      const bounded = <T>(work: Promise<T>) =>
-        Promise.race([
-          work,
-          new Promise<never>((_, reject) => {
-            clearTimeout(timeout);
-            timeout = setTimeout(() => reject(Object.assign(new Error('database probe timed out'), { code: 'ServiceUnavailable', slow: true })), bound);
-          }),
-        ]);
-      const res = await bounded(session.run(text, { graphName: this.opts.graphName }, { timeout: bound }));
+      await Promise.race([
+        session.run('RETURN null AS answered', {}, { timeout: bound }),
+        new Promise<never>((_, reject) => {
+          timeout = setTimeout(() => reject(Object.assign(new Error('database probe timed out'), { code: 'ServiceUnavailable', slow: true })), bound);
+        }),
+      ]);
       this.stalledSince = undefined;
       const wasDown = this.reachable === false;
       this.reachable = true;
@@ -111,27 +110,7 @@ export class DatabaseWatch {
         this.schema = undefined;
         this.opts.onUp?.();
       }
-      if (res.records[0]?.get('exists') === false) this.opts.onProjectionMissing?.();
-      if (this.opts.onSchemaChange && !this.schemaHidden) {
-        const indexes = await bounded(session.run("SHOW INDEXES YIELD name, state WHERE state = 'ONLINE' RETURN name", {}, { timeout: bound })).catch((e) => {
-          // Neo.ClientError.Security.Forbidden (or .Unauthorized): a role without SHOW INDEX.
-          if (String((e as { code?: string })?.code).startsWith('Neo.ClientError.Security.')) {
-            this.schemaHidden = true;
-            return undefined;
-          }
-          throw e;
-        });
-        if (indexes) {
-          const now = indexes.records
-            .map((r) => String(r.get('name')))
-            .sort()
-            .join('\n');
-          const changed = this.schema !== undefined && now !== this.schema;
-          this.schema = now;
-          if (changed) this.opts.onSchemaChange();
-        }
-      }
-      // (null: not checked on this poll; the next one checks.)
+      this.checking ??= this.check(bound).finally(() => (this.checking = undefined));
       this.opts.onAnswer?.();
     } catch (e) {
       // A database that does not answer is busy, not gone, until no probe has answered for STALL_DOWN_MS: a probe past
@@ -153,6 +132,41 @@ export class DatabaseWatch {
       clearTimeout(timeout);
       void session.close().catch(() => undefined);
       this.schedule(interval);
+    }
+  }
+
+  /**
+   * The projection and the online indexes, on a session of their own (the watch's driver has a connection for it), never
+   * awaited by a poll: a check that waits (a GDS call behind a projection being built, SHOW INDEXES behind a schema
+   * change) tells nothing about whether the database answers. Its failures are ignored; the next round checks again.
+   */
+  private async check(bound: number): Promise<void> {
+    const session = this.driver.session({ database: this.opts.database, defaultAccessMode: 'READ' });
+    try {
+      if (this.opts.onProjectionMissing) {
+        const res = await session.run('RETURN gds.graph.exists($graphName) AS exists', { graphName: this.opts.graphName }, { timeout: bound });
+        if (res.records[0]?.get('exists') === false && this.reachable) this.opts.onProjectionMissing();
+      }
+      if (this.opts.onSchemaChange && !this.schemaHidden) {
+        const indexes = await session.run("SHOW INDEXES YIELD name, state WHERE state = 'ONLINE' RETURN name", {}, { timeout: bound }).catch((e) => {
+          // Neo.ClientError.Security.Forbidden (or .Unauthorized): a role without SHOW INDEX.
+          if (String((e as { code?: string })?.code).startsWith('Neo.ClientError.Security.')) this.schemaHidden = true;
+          return undefined;
+        });
+        if (indexes && this.reachable) {
+          const now = indexes.records
+            .map((r) => String(r.get('name')))
+            .sort()
+            .join('\n');
+          const changed = this.schema !== undefined && now !== this.schema;
+          this.schema = now;
+          if (changed) this.opts.onSchemaChange();
+        }
+      }
+    } catch {
+      // GDS missing, a timeout, an outage: the probe speaks for the database; the next round checks again.
+    } finally {
+      await session.close().catch(() => undefined);
     }
   }
 }
