@@ -30,7 +30,7 @@ export function worthCompacting(batches: number, written: number, total: number)
 /**
  * Rebuilds these vector indexes with their own configuration (DROP and CREATE in one
  * transaction, so the name never goes missing; a query meanwhile waits for the population)
- * and waits until they are online. Names, labels, types and properties come from the
+ * and waits until they are online, all of it one schema change (GraphStore.schemaChange). Names, labels, types and properties come from the
  * database's own SHOW VECTOR INDEXES and are checked as identifiers before they are spliced
  * (a schema command takes no parameters for them). Unknown names are skipped.
  */
@@ -41,7 +41,7 @@ export async function compactVectorIndexes(store: GraphStore, names: readonly st
      RETURN name, entityType, labelsOrTypes[0] AS target, properties[0] AS property, options.indexConfig AS config`,
     { names: [...names] },
   );
-  const rebuilt: string[] = [];
+  const rebuilds: { name: string; run: () => Promise<unknown> }[] = [];
   for (const x of r.records) {
     const [name, entityType, target, property] = ['name', 'entityType', 'target', 'property'].map((k) => String(x.get(k)));
     if (![name, target, property].every(isIdentifier)) continue;
@@ -50,16 +50,23 @@ export async function compactVectorIndexes(store: GraphStore, names: readonly st
       Object.entries(x.get('config') as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'number' && Number.isInteger(v) ? neo4j.int(v) : v]),
     );
     const pattern = entityType === 'RELATIONSHIP' ? `()-[x:${target}]-()` : `(x:${target})`;
-    await store.schemaChange(() =>
-      store.writeTransaction(async (tx) => {
-        await tx.run(`DROP INDEX ${name}`);
-        await tx.run(`CREATE VECTOR INDEX ${name} FOR ${pattern} ON x.${property} OPTIONS {indexConfig: $config}`, { config });
-      }),
-    );
-    rebuilt.push(name);
+    rebuilds.push({
+      name,
+      run: () =>
+        store.writeTransaction(async (tx) => {
+          await tx.run(`DROP INDEX ${name}`);
+          await tx.run(`CREATE VECTOR INDEX ${name} FOR ${pattern} ON x.${property} OPTIONS {indexConfig: $config}`, { config });
+        }),
+    });
   }
-  if (rebuilt.length) await store.read('CALL db.awaitIndexes(3600)');
-  return rebuilt;
+  if (!rebuilds.length) return [];
+  // One schema change until the rebuilt indexes are online: Neo4j drops its plans when each is dropped and again when
+  // each comes online, and requests wait for the whole of it (then the first of each statement plans it alone).
+  await store.schemaChange(async () => {
+    for (const { run } of rebuilds) await run();
+    await store.read('CALL db.awaitIndexes(3600)');
+  });
+  return rebuilds.map((x) => x.name);
 }
 
 /** graph-recall's own vector indexes: entities, passages and the facts of each walked type (fact_<TYPE>). */
