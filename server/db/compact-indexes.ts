@@ -30,9 +30,10 @@ export function worthCompacting(batches: number, written: number, total: number)
 /**
  * Rebuilds these vector indexes with their own configuration (DROP and CREATE in one
  * transaction, so the name never goes missing; a query meanwhile waits for the population)
- * and waits until they are online, all of it one schema change (GraphStore.schemaChange). Names, labels, types and properties come from the
- * database's own SHOW VECTOR INDEXES and are checked as identifiers before they are spliced
- * (a schema command takes no parameters for them). Unknown names are skipped.
+ * and waits until they are online, all of it one schema change (GraphStore.schemaChange). Names,
+ * labels, types and properties come from the database's own SHOW VECTOR INDEXES and are checked as
+ * identifiers before they are spliced (a schema command takes no parameters for them). Unknown
+ * names are skipped.
  */
 export async function compactVectorIndexes(store: GraphStore, names: readonly string[]): Promise<string[]> {
   const r = await store.read(

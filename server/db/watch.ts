@@ -119,8 +119,8 @@ export class DatabaseWatch {
       // JVM can outlast the bound. A refusal (nothing listens) and the database's own word (a Neo.* code: stopping,
       // unavailable) are an outage at once. A false "down" would answer 503 for every mode and plan every statement again.
       const unavailable = classifyDbError(e) === 'unavailable';
-      const refused = /ECONNREFUSED/.test(String((e as Error)?.message ?? '')) || String((e as { code?: string })?.code ?? '').startsWith('Neo.');
-      const unanswered = (e as { slow?: boolean }).slow === true || (unavailable && !refused);
+      const definite = /ECONNREFUSED/.test(String((e as Error)?.message ?? '')) || String((e as { code?: string })?.code ?? '').startsWith('Neo.');
+      const unanswered = (e as { slow?: boolean }).slow === true || (unavailable && !definite);
       if (unanswered) this.stalledSince ??= started;
       const waiting = unanswered && this.reachable !== false && Date.now() - this.stalledSince! < STALL_DOWN_MS;
       if (unavailable && !waiting) {

@@ -1,6 +1,6 @@
 // Subject: server/planning.ts: one transaction plans a mode while its other first requests wait;
 // once planned, requests keep the plan when the graph changes, and the refresh re-plans it alone.
-import type { Driver } from 'neo4j-driver';
+import neo4j, { type Driver } from 'neo4j-driver';
 import { createHashEmbedder } from '../../../server/embedders/hash.js';
 import { resetGraph, testDriver } from '../../support/db.js';
 import { bridgeFixture, loadGraph } from '../../support/fixtures.js';
@@ -96,20 +96,26 @@ async function plannersDuring(marker: string, work: () => Promise<unknown>, minM
   return { ids, most };
 }
 
+/** Adds `n` entities (ids `<prefix>-1` ...), each RELATED to the next: a chain that moves Neo4j's statistics. */
+async function growChain(prefix: string, n: number): Promise<void> {
+  await driver.executeQuery(
+    `UNWIND range(1, $n) AS i
+     CREATE (e:Entity {id: $prefix + '-' + i, name: $prefix + ' entity ' + i, description: 'an entity added later'})
+     WITH collect(e) AS es
+     UNWIND range(0, size(es) - 2) AS i
+     WITH es[i] AS a, es[i + 1] AS b
+     CREATE (a)-[:RELATED {weight: 1.0}]->(b)`,
+    { prefix, n: neo4j.int(n) },
+  );
+}
+
 test('after the graph grows past the re-plan threshold, concurrent requests keep the cached plan, and the refresh plans it again once', async () => {
   const GATED = 'gated mode - query-aware spreading activation';
   const ask = (i: number) => postJson(`${srv.url}/v1/retrieve`, { question: `Who worked with the bridge engineer ${i}?`, mode: 'gated' });
   expect((await ask(0)).status).toBe(200);
   // Ten times the fixture's entities and relationships: Neo4j's statistics diverge far past its
   // threshold (0.75); past min_replan_interval (10 s) a plain run of the statement plans it again.
-  await driver.executeQuery(
-    `UNWIND range(1, 2000) AS i
-     CREATE (e:Entity {id: 'grown-' + i, name: 'grown entity ' + i, description: 'an entity added later'})
-     WITH collect(e) AS es
-     UNWIND range(0, size(es) - 2) AS i
-     WITH es[i] AS a, es[i + 1] AS b
-     CREATE (a)-[:RELATED {weight: 1.0}]->(b)`,
-  );
+  await growChain('grown', 2000);
   await new Promise((r) => setTimeout(r, 11_000));
 
   const answers: number[] = [];
@@ -144,15 +150,8 @@ test('a refresh cut off while it re-plans a stale plan: the server counts the pl
   (srv.services.retriever as ServedRetriever).forgetPlans();
   expect((await ask(0)).status).toBe(200);
   // Four times the graph's entities, chained: gated's cached plan is stale past min_replan_interval (10 s).
-  await driver.executeQuery(
-    `MATCH (x:Entity) WITH count(x) AS n
-     UNWIND range(1, 4 * n) AS i
-     CREATE (e:Entity {id: 'cut-' + i, name: 'cut entity ' + i, description: 'an entity added later'})
-     WITH collect(e) AS es
-     UNWIND range(0, size(es) - 2) AS i
-     WITH es[i] AS a, es[i + 1] AS b
-     CREATE (a)-[:RELATED {weight: 1.0}]->(b)`,
-  );
+  const { records } = await driver.executeQuery('MATCH (x:Entity) RETURN count(x) AS n');
+  await growChain('cut', 4 * Number(records[0].get('n')));
   await new Promise((r) => setTimeout(r, 11_000));
   // A DBA terminates the refresh's EXPLAIN while it plans (the plan timeout on a loaded machine does the same).
   const replanner = new Replanner(srv.services, srv.services.retriever as ServedRetriever);
