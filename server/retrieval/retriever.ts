@@ -31,6 +31,15 @@ export interface RetrieverOptions {
 export const PLAN_TIMEOUT_MS = 120_000;
 
 /**
+ * The longest a plan refresh's EXPLAIN may run (Retriever.refreshPlans). Far above PLAN_TIMEOUT_MS:
+ * cutting a re-plan off loses the plan, while the requests keep the stale one until the re-plan ends,
+ * so a slow re-plan costs nothing but the core it runs on. On 2 cores under a burst of writes one
+ * took over 120 s, and the cut-off made the requests that reached Neo4j as it fell plan side by side
+ * (504; bench/reports/server/refresh-timeout-2026-12-07). A backstop only.
+ */
+export const REFRESH_TIMEOUT_MS = 600_000;
+
+/**
  * The prefix of every statement the server sends: Neo4j keeps using the statement's cached plan
  * when the graph's statistics have changed since the plan was made. Without it, Neo4j plans a
  * statement it finds stale again in every request that finds it so, side by side: during a burst
@@ -187,8 +196,8 @@ export class Retriever {
    * dbms.cypher.statistics_divergence_threshold, and the plan older than
    * dbms.cypher.min_replan_interval), and otherwise only looks the plan up. An EXPLAIN runs
    * nothing. Requests meanwhile keep the plan they have (REUSE_PLAN) until the new one replaces
-   * it. But an EXPLAIN cut off while it re-plans (the plan timeout on a loaded machine, a DBA's
-   * TERMINATE TRANSACTION, an outage) leaves Neo4j with no plan of that statement at all, and every
+   * it, so the EXPLAIN runs under REFRESH_TIMEOUT_MS. An EXPLAIN cut off while it re-plans (a DBA's
+   * TERMINATE TRANSACTION, an outage, that timeout) leaves Neo4j with no plan of that statement at all, and every
    * request of it would plan it at once: the file counts as unplanned again, so its next request
    * plans it alone (firstPlan), and the refresh leaves it to that request. Resolves to the number of
    * statements looked at; a failure is thrown (the caller logs it).
@@ -197,7 +206,7 @@ export class Retriever {
     const entries = [...this.ran.values()].filter(({ file }) => this.planned.has(file));
     for (const { file, params } of entries) {
       try {
-        await this.inReadTransaction('EXPLAIN ' + this.statements.get(file)!, params, PLAN_TIMEOUT_MS);
+        await this.inReadTransaction('EXPLAIN ' + this.statements.get(file)!, params, REFRESH_TIMEOUT_MS);
       } catch (e) {
         this.planned.delete(file);
         throw Object.assign(e as Error, { file });
