@@ -7,7 +7,7 @@
 import os from 'node:os';
 import { classifyDbError } from './db/driver.js';
 import { databaseUnreachable, dbError } from './errors.js';
-import { PLAN_TIMEOUT_MS, Retriever } from './retrieval/retriever.js';
+import { PLAN_TIMEOUT_MS, PlanRefreshCutOff, Retriever } from './retrieval/retriever.js';
 import { MODE_NAMES, type Mode } from './retrieval/params.js';
 import type { ModeReadiness, Services } from './services.js';
 
@@ -219,10 +219,9 @@ export class Replanner {
       this.svc.logger.info({ statements, ms: Math.round(performance.now() - t0) }, 'cached plans refreshed');
       return statements;
     } catch (e) {
-      const file = (e as { file?: string })?.file;
       const err = String((e as Error)?.message ?? e).slice(0, 200);
-      if (file) this.svc.logger.warn({ file, err }, 'plan refresh cut off: Neo4j may have lost this plan; the next request of the statement plans it alone');
-      else this.svc.logger.debug({ err }, 'plan refresh failed');
+      if (!(e instanceof PlanRefreshCutOff)) this.svc.logger.debug({ err }, 'plan refresh failed');
+      else this.svc.logger.warn({ file: e.file, err }, 'plan refresh cut off: Neo4j may have lost this plan; the next request of the statement plans it alone');
       return 0;
     }
   }

@@ -39,6 +39,16 @@ export const PLAN_TIMEOUT_MS = 120_000;
  */
 export const REFRESH_TIMEOUT_MS = 600_000;
 
+/** A plan refresh's EXPLAIN failed (Retriever.refreshPlans): `file`'s statement counts as unplanned again. */
+export class PlanRefreshCutOff extends Error {
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    super(String((cause as Error)?.message ?? cause), { cause });
+  }
+}
+
 /**
  * The prefix of every statement the server sends: Neo4j keeps using the statement's cached plan
  * when the graph's statistics have changed since the plan was made. Without it, Neo4j plans a
@@ -200,7 +210,7 @@ export class Retriever {
    * TERMINATE TRANSACTION, an outage, that timeout) leaves Neo4j with no plan of that statement at all, and every
    * request of it would plan it at once: the file counts as unplanned again, so its next request
    * plans it alone (firstPlan), and the refresh leaves it to that request. Resolves to the number of
-   * statements looked at; a failure is thrown (the caller logs it).
+   * statements looked at; a failure is thrown as PlanRefreshCutOff (the caller logs it).
    */
   async refreshPlans(): Promise<number> {
     const entries = [...this.ran.values()].filter(({ file }) => this.planned.has(file));
@@ -209,7 +219,7 @@ export class Retriever {
         await this.inReadTransaction('EXPLAIN ' + this.statements.get(file)!, params, REFRESH_TIMEOUT_MS);
       } catch (e) {
         this.planned.delete(file);
-        throw Object.assign(e as Error, { file });
+        throw new PlanRefreshCutOff(file, e);
       }
     }
     return entries.length;

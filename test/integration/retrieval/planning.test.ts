@@ -25,7 +25,9 @@ beforeAll(async () => {
   const wide = { concurrency: 16, queue: 16 };
   // Not the CLI's server: that one plans every statement before it answers, and this test is about
   // the first requests of a mode nobody planned yet.
-  srv = await startUnplannedServer({ embedder: createHashEmbedder(384), config: { admission: { retrieve: wide } } as never });
+  // The waiters wait as long as their query timeout allows (then 503): 120 s, the plan timeout, so that a
+  // slow plan (a cold JVM on a loaded 2-core machine took over 30 s) still ends in 200s.
+  srv = await startUnplannedServer({ embedder: createHashEmbedder(384), timeoutMs: 120_000, config: { admission: { retrieve: wide } } as never });
 });
 afterAll(async () => {
   await srv?.close();
@@ -49,7 +51,8 @@ test('6 concurrent first requests of a mode: one transaction plans it while the 
         marker: GATED,
       });
       if (planningBefore && planning.has(GATED_FILE)) during.push(Number(records[0].get('n')));
-      await new Promise((r) => setImmediate(r));
+      // A pause between polls: a poll loop without one takes a core from the plan it watches.
+      await new Promise((r) => setTimeout(r, 20));
     }
   })();
   const answers = await Promise.all(
@@ -153,7 +156,7 @@ test('a refresh cut off while it re-plans a stale plan: the server counts the pl
   const { records } = await driver.executeQuery('MATCH (x:Entity) RETURN count(x) AS n');
   await growChain('cut', 4 * Number(records[0].get('n')));
   await new Promise((r) => setTimeout(r, 11_000));
-  // A DBA terminates the refresh's EXPLAIN while it plans (the plan timeout on a loaded machine does the same).
+  // A DBA terminates the refresh's EXPLAIN while it plans (an outage, or the refresh's 10 min backstop, does the same).
   const replanner = new Replanner(srv.services, srv.services.retriever as ServedRetriever);
   let settled = false;
   const refreshed = replanner.refresh().finally(() => (settled = true));
