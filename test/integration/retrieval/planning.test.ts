@@ -17,12 +17,13 @@ import { VECTOR_INDEXES } from '../../../server/db/embedder-guard.js';
  */
 let driver: Driver;
 let srv: RunningServer;
+/** Admission wide enough that every concurrent request of a test reaches the Retriever at once. */
+const wide = { concurrency: 16, queue: 16 };
 
 beforeAll(async () => {
   driver = await testDriver();
   await resetGraph(driver);
   await loadGraph(driver, bridgeFixture().graph);
-  const wide = { concurrency: 16, queue: 16 };
   // Not the CLI's server: that one plans every statement before it answers, and this test is about
   // the first requests of a mode nobody planned yet.
   // The waiters wait as long as their query timeout allows (then 503): 120 s, the plan timeout, so that a
@@ -67,6 +68,26 @@ test('6 concurrent first requests of a mode: one transaction plans it while the 
   // While the planner ran, exactly one gated transaction at a time: the planner's own.
   expect(during.length).toBeGreaterThan(0);
   expect(Math.max(...during)).toBe(1);
+}, 300_000);
+
+test("requests that wait for a mode's planner longer than their query timeout answer 503 + Retry-After, and the planner 200", async () => {
+  // A server whose requests wait 300 ms at most, on a cleared plan cache: gated plans for seconds.
+  const impatient = await startUnplannedServer({ embedder: createHashEmbedder(384), timeoutMs: 300, config: { admission: { retrieve: wide } } as never });
+  try {
+    await driver.executeQuery('CALL db.clearQueryCaches()');
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => postJson(`${impatient.url}/v1/retrieve`, { question: `Who worked with the bridge engineer ${i}?`, mode: 'gated' })),
+    );
+    // The planner runs under the plan timeout, not the query timeout; the others stop waiting at 300 ms.
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 503, 503, 503, 503, 503]);
+    for (const a of answers.filter((x) => x.status === 503)) {
+      expect(a.body.error.code).toBe('database_unavailable');
+      expect(a.body.error.message).toMatch(/planning the gated statement/);
+      expect(Number(a.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+  } finally {
+    await impatient.close();
+  }
 }, 300_000);
 
 /**
