@@ -40,8 +40,8 @@ beforeAll(async () => {
   const wide = { concurrency: 64, queue: 64 };
   const config = { apiKey: KEY, admission: { retrieve: wide } } as unknown as Partial<Config>;
   // Requests may run 90 s (under the client's 120 s) instead of 30: with admission opened wide, 16 readers, 24 writers and
-  // the projection's rebuilds on 2 cores, ppr requests ran 10-28 s locally and past 30 s in CI (504s). How long a
-  // request takes under such a load is a benchmark's question; this test asks what the server answers.
+  // the projection's rebuilds on 2 cores, ppr requests outlasted 30 s in CI (504s; bench/reports/server/refresh-timeout-2026-12-07).
+  // How long a request takes under such a load is a benchmark's question; this test asks what the server answers.
   srv = await startServer({ embedder: createHashEmbedder(384), timeoutMs: 90_000, config, log: { level: 'warn', sink } });
 });
 afterAll(async () => {

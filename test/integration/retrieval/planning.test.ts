@@ -27,7 +27,7 @@ beforeAll(async () => {
   // Not the CLI's server: that one plans every statement before it answers, and this test is about
   // the first requests of a mode nobody planned yet.
   // The waiters wait as long as their query timeout allows (then 503): 120 s, the plan timeout, so that a
-  // slow plan (a cold JVM on a loaded 2-core machine took over 30 s) still ends in 200s.
+  // slow plan (a cold JVM on a loaded 2-core machine outlasted 30 s in CI) still ends in 200s.
   srv = await startUnplannedServer({ embedder: createHashEmbedder(384), timeoutMs: 120_000, config: { admission: { retrieve: wide } } as never });
 });
 afterAll(async () => {
