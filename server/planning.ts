@@ -220,8 +220,9 @@ export class Replanner {
       return statements;
     } catch (e) {
       const err = String((e as Error)?.message ?? e).slice(0, 200);
-      if (!(e instanceof PlanRefreshCutOff)) this.svc.logger.debug({ err }, 'plan refresh failed');
-      else this.svc.logger.warn({ file: e.file, err }, 'plan refresh cut off: Neo4j may have lost this plan; the next request of the statement plans it alone');
+      if (e instanceof PlanRefreshCutOff) {
+        this.svc.logger.warn({ file: e.file, err }, 'plan refresh cut off: Neo4j may have lost this plan; the next request of the statement plans it alone');
+      } else this.svc.logger.debug({ err }, 'plan refresh failed');
       return 0;
     }
   }

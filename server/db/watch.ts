@@ -104,9 +104,8 @@ export class DatabaseWatch {
         }),
       ]);
       this.stalledSince = undefined;
-      const wasDown = this.reachable === false;
       this.reachable = true;
-      if (wasDown) {
+      if (down) {
         this.schema = undefined;
         this.opts.onUp?.();
       }
@@ -127,7 +126,7 @@ export class DatabaseWatch {
         if (this.reachable !== false) this.opts.onDown?.(String((e as Error)?.message ?? e).split('\n')[0]!);
         this.reachable = false;
       }
-      // Anything else (GDS missing, a bad credential mid-run) is for health and the requests to report.
+      // Anything else (a bad credential mid-run) is for health and the requests to report.
     } finally {
       clearTimeout(timeout);
       void session.close().catch(() => undefined);

@@ -19,6 +19,13 @@ let driver: Driver;
 let srv: RunningServer;
 /** Admission wide enough that every concurrent request of a test reaches the Retriever at once. */
 const wide = { concurrency: 16, queue: 16 };
+/** Text of the gated statement, as SHOW TRANSACTIONS shows it. */
+const GATED = 'gated mode - query-aware spreading activation';
+/** Question i to a server in gated mode. */
+const askGated = (server: RunningServer, i: number) =>
+  postJson(`${server.url}/v1/retrieve`, { question: `Who worked with the bridge engineer ${i}?`, mode: 'gated' });
+/** Question i to the file's server. */
+const ask = (i: number) => askGated(srv, i);
 
 beforeAll(async () => {
   driver = await testDriver();
@@ -37,7 +44,6 @@ afterAll(async () => {
 
 test('6 concurrent first requests of a mode: one transaction plans it while the others wait, then all answer 200', async () => {
   await driver.executeQuery('CALL db.clearQueryCaches()');
-  const GATED = 'gated mode - query-aware spreading activation';
   // The Retriever plans per statement file (ppr has two).
   const GATED_FILE = 'retrieve_gated.cypher';
   // The Retriever's planner of gated, while it runs (the others wait on it): read as an event, not a time.
@@ -56,12 +62,7 @@ test('6 concurrent first requests of a mode: one transaction plans it while the 
       await new Promise((r) => setTimeout(r, 20));
     }
   })();
-  const answers = await Promise.all(
-    Array.from(
-      { length: 6 },
-      async (_, i) => (await postJson(`${srv.url}/v1/retrieve`, { question: `Who worked with the bridge engineer ${i}?`, mode: 'gated' })).status,
-    ),
-  );
+  const answers = await Promise.all(Array.from({ length: 6 }, async (_, i) => (await ask(i)).status));
   polling = false;
   await poller;
   expect(answers).toEqual([200, 200, 200, 200, 200, 200]);
@@ -75,9 +76,7 @@ test("requests that wait for a mode's planner longer than their query timeout an
   const impatient = await startUnplannedServer({ embedder: createHashEmbedder(384), timeoutMs: 300, config: { admission: { retrieve: wide } } as never });
   try {
     await driver.executeQuery('CALL db.clearQueryCaches()');
-    const answers = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => postJson(`${impatient.url}/v1/retrieve`, { question: `Who worked with the bridge engineer ${i}?`, mode: 'gated' })),
-    );
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => askGated(impatient, i)));
     // The planner runs under the plan timeout, not the query timeout; the others stop waiting at 300 ms.
     expect(answers.map((a) => a.status).sort()).toEqual([200, 503, 503, 503, 503, 503]);
     for (const a of answers.filter((x) => x.status === 503)) {
@@ -134,8 +133,6 @@ async function growChain(prefix: string, n: number): Promise<void> {
 }
 
 test('after the graph grows past the re-plan threshold, concurrent requests keep the cached plan, and the refresh plans it again once', async () => {
-  const GATED = 'gated mode - query-aware spreading activation';
-  const ask = (i: number) => postJson(`${srv.url}/v1/retrieve`, { question: `Who worked with the bridge engineer ${i}?`, mode: 'gated' });
   expect((await ask(0)).status).toBe(200);
   // Ten times the fixture's entities and relationships: Neo4j's statistics diverge far past its
   // threshold (0.75); past min_replan_interval (10 s) a plain run of the statement plans it again.
@@ -167,8 +164,6 @@ test('after the graph grows past the re-plan threshold, concurrent requests keep
 }, 300_000);
 
 test('a refresh cut off while it re-plans a stale plan: the server counts the plan lost, and the next concurrent requests plan it one at a time, all 200', async () => {
-  const GATED = 'gated mode - query-aware spreading activation';
-  const ask = (i: number) => postJson(`${srv.url}/v1/retrieve`, { question: `Who worked with the bridge engineer ${i}?`, mode: 'gated' });
   // gated planned on the graph as it is now (a plan cached earlier, on another graph, may not go stale below).
   await driver.executeQuery('CALL db.clearQueryCaches()');
   (srv.services.retriever as ServedRetriever).forgetPlans();
@@ -218,8 +213,6 @@ test('a refresh cut off while it re-plans a stale plan: the server counts the pl
 }, 300_000);
 
 test('a vector index rebuilt under concurrent requests (a bulk load compacting it): the statements are planned one request at a time, every answer 200 or 503', async () => {
-  const GATED = 'gated mode - query-aware spreading activation';
-  const ask = (i: number) => postJson(`${srv.url}/v1/retrieve`, { question: `Who worked with the bridge engineer ${i}?`, mode: 'gated' });
   expect((await ask(0)).status).toBe(200);
   let asking = true;
   const answers: { status: number; retryAfter: string | null }[] = [];
